@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // A test without an assertion cannot fail; refuse it.
+    expect: { requireAssertions: true },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
