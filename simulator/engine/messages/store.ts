@@ -1,0 +1,225 @@
+// In-memory message store, shaped for 100,000+ messages.
+//
+// Messages live in one array in id order (ids only ever increase, so appending keeps it sorted);
+// an id → index map gives O(1) lookup. Narrow queries start from the smallest matching index
+// (per channel, per topic, per DM conversation, per user), each a sorted array of message ids,
+// so a narrowed GET /messages is a binary search plus a short walk instead of a full scan.
+//
+// Per-user flags (Zulip's UserMessage rows) are kept per message as one packed number array,
+// `userId * FLAG_SPACE + flagBits`, sorted by user id: one 8-byte slot per recipient instead of an
+// object per row, which keeps a stored message well under 1 KB beyond its content.
+
+/** Bit positions of the per-user message flags (Zulip's UserMessage.flags, the ones we model). */
+export const FLAG_BITS = {
+  read: 1 << 0,
+  starred: 1 << 1,
+  collapsed: 1 << 2,
+  mentioned: 1 << 3,
+  stream_wildcard_mentioned: 1 << 4,
+  topic_wildcard_mentioned: 1 << 5,
+  has_alert_word: 1 << 6,
+  historical: 1 << 7,
+  // Zulip's legacy `wildcard_mentioned` flag is derived (stream or topic wildcard), never stored.
+} as const;
+
+export type StoredFlag = keyof typeof FLAG_BITS;
+
+/** Room for the flag bits below the user id in one packed slot (user ids stay far below 2^37). */
+export const FLAG_SPACE = 1 << 16;
+
+/** Flag names in the order Zulip lists them in a message's `flags` array. */
+export const FLAG_ORDER: readonly StoredFlag[] = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'has_alert_word',
+  'historical',
+];
+
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+
+export interface StoredReaction {
+  emojiName: string;
+  emojiCode: string;
+  reactionType: ReactionType;
+  userId: number;
+}
+
+export interface StoredMessage {
+  id: number;
+  senderId: number;
+  /** Zulip Recipient id: the channel's recipient_id, or the DM conversation's recipient_id. */
+  recipientId: number;
+  /** Channel id for channel messages; null for direct messages. */
+  streamId: number | null;
+  /** Topic as typed (display form); '' for direct messages and for the empty ("general chat") topic. */
+  topic: string;
+  /** For direct messages: the participants' user ids, sorted ascending (includes the sender). */
+  dmUserIds: readonly number[] | null;
+  content: string;
+  renderedContent: string;
+  timestamp: number;
+  client: string;
+  isMeMessage: boolean;
+  /** Oldest first; null until the first reaction, to keep unreacted messages small. */
+  reactions: StoredReaction[] | null;
+  /** Packed UserMessage rows: userId * FLAG_SPACE + flag bits, sorted by user id. */
+  userFlags: number[];
+  lastEditTimestamp: number | null;
+  /** Edit history entries (none recorded yet: editing is a later issue). */
+  editHistory: unknown[] | null;
+  /** Whether the rendered content has a link / attachment / image (for has: narrows). */
+  hasLink: boolean;
+  hasAttachment: boolean;
+  hasImage: boolean;
+}
+
+export interface DmConversation {
+  recipientId: number;
+  /** Sorted participant ids (one id for a conversation with oneself). */
+  userIds: readonly number[];
+}
+
+export interface MessageStore {
+  /** All messages in id order. */
+  messages: StoredMessage[];
+  indexById: Map<number, number>;
+  /** channel id → ids of its messages, ascending. */
+  byStream: Map<number, number[]>;
+  /** channel id → lower-cased topic → ids, ascending (Zulip matches topics case-insensitively). */
+  byTopic: Map<number, Map<string, number[]>>;
+  /** DM conversation key (sorted participant ids joined by ',') → ids, ascending. */
+  byDmKey: Map<string, number[]>;
+  /** DM conversation key → its recipient. */
+  dmConversations: Map<string, DmConversation>;
+  /** user id → ids of messages the user has a UserMessage row for, ascending. */
+  byUser: Map<number, number[]>;
+}
+
+export function createMessageStore(): MessageStore {
+  return {
+    messages: [],
+    indexById: new Map(),
+    byStream: new Map(),
+    byTopic: new Map(),
+    byDmKey: new Map(),
+    dmConversations: new Map(),
+    byUser: new Map(),
+  };
+}
+
+export function dmKey(userIds: Iterable<number>): string {
+  return [...new Set(userIds)].sort((a, b) => a - b).join(',');
+}
+
+export function topicKey(topic: string): string {
+  return topic.toLowerCase();
+}
+
+function pushTo<K>(map: Map<K, number[]>, key: K, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+/**
+ * Append a message (its id must exceed every stored id) with its UserMessage rows.
+ * `rows` maps user id → flag bits.
+ */
+export function appendMessage(
+  store: MessageStore,
+  message: Omit<StoredMessage, 'userFlags'>,
+  rows: ReadonlyMap<number, number>,
+): StoredMessage {
+  const last = store.messages[store.messages.length - 1];
+  if (last && last.id >= message.id) {
+    throw new Error(`message ids must increase: ${message.id} after ${last.id}`);
+  }
+  const userIds = [...rows.keys()].sort((a, b) => a - b);
+  const stored: StoredMessage = {
+    ...message,
+    userFlags: userIds.map((u) => u * FLAG_SPACE + (rows.get(u) ?? 0)),
+  };
+  store.indexById.set(stored.id, store.messages.length);
+  store.messages.push(stored);
+  if (stored.streamId !== null) {
+    pushTo(store.byStream, stored.streamId, stored.id);
+    let topics = store.byTopic.get(stored.streamId);
+    if (!topics) store.byTopic.set(stored.streamId, (topics = new Map()));
+    pushTo(topics, topicKey(stored.topic), stored.id);
+  } else if (stored.dmUserIds) {
+    pushTo(store.byDmKey, dmKey(stored.dmUserIds), stored.id);
+  }
+  for (const u of userIds) pushTo(store.byUser, u, stored.id);
+  return stored;
+}
+
+export function getMessage(store: MessageStore, id: number): StoredMessage | undefined {
+  const index = store.indexById.get(id);
+  return index === undefined ? undefined : store.messages[index];
+}
+
+function findRow(message: StoredMessage, userId: number): number {
+  const rows = message.userFlags;
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const u = Math.floor(rows[mid]! / FLAG_SPACE);
+    if (u === userId) return mid;
+    if (u < userId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** The user's flag bits for a message, or undefined when the user has no UserMessage row. */
+export function userFlagBits(message: StoredMessage, userId: number): number | undefined {
+  const i = findRow(message, userId);
+  return i < 0 ? undefined : message.userFlags[i]! % FLAG_SPACE;
+}
+
+/** Set the user's flag bits, creating the UserMessage row when absent (then it joins byUser). */
+export function setUserFlagBits(
+  store: MessageStore,
+  message: StoredMessage,
+  userId: number,
+  bits: number,
+): void {
+  const i = findRow(message, userId);
+  if (i >= 0) {
+    message.userFlags[i] = userId * FLAG_SPACE + bits;
+    return;
+  }
+  const rows = message.userFlags;
+  let at = rows.findIndex((r) => Math.floor(r / FLAG_SPACE) > userId);
+  if (at < 0) at = rows.length;
+  rows.splice(at, 0, userId * FLAG_SPACE + bits);
+  const list = store.byUser.get(userId) ?? [];
+  if (!store.byUser.has(userId)) store.byUser.set(userId, list);
+  list.splice(lowerBound(list, message.id), 0, message.id);
+}
+
+/** Every user id with a UserMessage row for the message, ascending. */
+export function rowUserIds(message: StoredMessage): number[] {
+  return message.userFlags.map((r) => Math.floor(r / FLAG_SPACE));
+}
+
+export function flagNames(bits: number): string[] {
+  return FLAG_ORDER.filter((f) => (bits & FLAG_BITS[f]) !== 0);
+}
+
+/** First index in a sorted id list whose value is >= id. */
+export function lowerBound(ids: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
