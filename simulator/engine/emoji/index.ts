@@ -1,0 +1,95 @@
+// Emoji name ↔ code resolution, as Zulip does it for reactions and for `:name:` in Markdown.
+//
+// Unicode emoji come from iamcal's emoji-datasource (Zulip's own source). Zulip's emoji_code is
+// the code points in lower-case hex joined by '-', with every FE0F variation selector removed
+// (Zulip "unqualifies" emoji rather than trusting the datasource's partial non_qualified field).
+// Only emoji with images in both the google and twitter sets are offered, as in Zulip.
+import { createRequire } from 'node:module';
+import type { RealmEmoji } from '../state.ts';
+import type { ReactionType } from '../messages/store.ts';
+import { ZULIP_EXTRA_NAMES } from './zulip-names.ts';
+
+interface DatasourceEmoji {
+  unified: string;
+  short_name: string;
+  short_names: string[];
+  has_img_google: boolean;
+  has_img_twitter: boolean;
+}
+
+// The JSON is package data, loaded once when the module loads (no file I/O in the engine proper).
+const datasource = createRequire(import.meta.url)('emoji-datasource/emoji.json') as DatasourceEmoji[];
+
+export function unifiedToCode(unified: string): string {
+  return unified
+    .toLowerCase()
+    .split('-')
+    .filter((part) => part !== 'fe0f')
+    .join('-');
+}
+
+const nameToCode = new Map<string, string>();
+const codeToName = new Map<string, string>();
+for (const entry of datasource) {
+  if (!entry.has_img_google || !entry.has_img_twitter) continue;
+  const code = unifiedToCode(entry.unified);
+  for (const name of entry.short_names) nameToCode.set(name, code);
+  if (!codeToName.has(code)) codeToName.set(code, entry.short_name);
+}
+for (const [name, code] of Object.entries(ZULIP_EXTRA_NAMES)) {
+  if (!nameToCode.has(name) && codeToName.has(code)) nameToCode.set(name, code);
+}
+
+/** Zulip's extra emoji set: on the wire its reaction_type is `zulip_extra_emoji`. */
+export const EXTRA_EMOJI_TYPE: ReactionType = 'zulip_extra_emoji';
+export const EXTRA_EMOJI: ReadonlyMap<string, string> = new Map([['zulip', 'zulip']]);
+
+export function unicodeCodeForName(name: string): string | undefined {
+  return nameToCode.get(name);
+}
+
+export function nameForUnicodeCode(code: string): string | undefined {
+  return codeToName.get(code);
+}
+
+export function isKnownUnicodeCode(code: string): boolean {
+  return codeToName.has(code);
+}
+
+export interface ResolvedEmoji {
+  emojiName: string;
+  emojiCode: string;
+  reactionType: ReactionType;
+}
+
+/**
+ * Resolve a name the way Zulip's get_emoji_data does: an active realm emoji first, then the extra
+ * emoji, then a Unicode emoji. Undefined when nothing matches.
+ */
+export function resolveEmojiName(realmEmoji: ReadonlyMap<string, RealmEmoji>, name: string): ResolvedEmoji | undefined {
+  const realm = findRealmEmojiByName(realmEmoji, name);
+  if (realm && !realm.deactivated) return { emojiName: name, emojiCode: realm.id, reactionType: 'realm_emoji' };
+  const extra = EXTRA_EMOJI.get(name);
+  if (extra) return { emojiName: name, emojiCode: extra, reactionType: EXTRA_EMOJI_TYPE };
+  const code = nameToCode.get(name);
+  if (code) return { emojiName: name, emojiCode: code, reactionType: 'unicode_emoji' };
+  return undefined;
+}
+
+/** The realm emoji with that name; an active one wins over deactivated ones of the same name. */
+export function findRealmEmojiByName(realmEmoji: ReadonlyMap<string, RealmEmoji>, name: string): RealmEmoji | undefined {
+  let found: RealmEmoji | undefined;
+  for (const emoji of realmEmoji.values()) {
+    if (emoji.name !== name) continue;
+    if (!emoji.deactivated) return emoji;
+    found ??= emoji;
+  }
+  return found;
+}
+
+export function findRealmEmojiById(realmEmoji: ReadonlyMap<string, RealmEmoji>, id: string): RealmEmoji | undefined {
+  const byKey = realmEmoji.get(id);
+  if (byKey && byKey.id === id) return byKey;
+  for (const emoji of realmEmoji.values()) if (emoji.id === id) return emoji;
+  return undefined;
+}

@@ -1,0 +1,338 @@
+// Zulip-flavoured Markdown → HTML, in the output shapes Zulip's server renders
+// (zerver/lib/markdown): paragraphs joined by "\n", a single newline as `<br>\n`, code blocks in
+// `<div class="codehilite">`, no raw HTML, no reference-style links, and Zulip's own inline
+// syntax (mentions, channel and topic links, emoji). Rendering also reports what it found, since
+// the send path turns mentions into per-user flags.
+import markdownIt, { type MarkdownIt, type StateInline, type Token } from 'markdown-it';
+import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
+import { narrowHashEncode } from './hash.ts';
+
+export interface MentionableUser {
+  id: number;
+  full_name: string;
+}
+
+export interface MentionableGroup {
+  id: number;
+  name: string;
+  /** Every member (direct or through subgroups) — they get the `mentioned` flag. */
+  memberIds: readonly number[];
+}
+
+export interface LinkableChannel {
+  id: number;
+  name: string;
+}
+
+export interface RenderContext {
+  /** Active users whose full name matches case-insensitively (several when the name is ambiguous). */
+  usersByName(name: string): readonly MentionableUser[];
+  userById(id: number): MentionableUser | undefined;
+  groupByName?(name: string): MentionableGroup | undefined;
+  channelByName(name: string): LinkableChannel | undefined;
+  /** Active realm emoji by name → image URL. */
+  realmEmoji(name: string): { id: string; source_url: string } | undefined;
+}
+
+export type WildcardKind = 'stream' | 'topic';
+
+export interface RenderResult {
+  html: string;
+  /** Users mentioned with a non-silent mention (directly or through a group). */
+  mentionedUserIds: Set<number>;
+  /** Non-silent wildcard mentions found (`all`, `everyone`, `channel`, `stream` → 'stream'). */
+  wildcards: Set<WildcardKind>;
+  mentionedChannelIds: Set<number>;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+}
+
+interface Found {
+  ctx: RenderContext;
+  mentionedUserIds: Set<number>;
+  wildcards: Set<WildcardKind>;
+  mentionedChannelIds: Set<number>;
+}
+
+const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
+
+/** Zulip escapes only &, < and > in text (Python-Markdown), not quotes. */
+function escapeText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Attribute values and code blocks (Pygments) also escape quotes. */
+export function escapeHtml(s: string): string {
+  return escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+// A mention may start a line or follow whitespace or an opening bracket/quote (Zulip's
+// BEFORE_MENTION_ALLOWED_REGEX), so "foo@**bar**" in an email-like word stays text.
+function mentionAllowedAfter(state: StateInline, pos: number): boolean {
+  if (pos === 0) return true;
+  return /[\s'"({[/<]/.test(state.src[pos - 1]!);
+}
+
+function pushHtml(state: StateInline, html: string): void {
+  const token = state.push('html_inline', '', 0);
+  token.content = html;
+}
+
+function found(state: StateInline): Found {
+  return state.env as unknown as Found;
+}
+
+// @**Name**, @**Name|id**, @_**Name** (silent), @**all** (wildcards), @*group* / @_*group*.
+function mentionRule(state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  if (state.src.charCodeAt(start) !== 0x40 /* @ */ || !mentionAllowedAfter(state, start)) return false;
+  const rest = state.src.slice(start, state.posMax);
+  const user = /^@(_?)\*\*([^*\n]+)\*\*/.exec(rest);
+  const env = found(state);
+  if (user) {
+    const isSilent = user[1] === '_';
+    const html = renderUserMention(env, user[2]!, isSilent);
+    if (html === undefined) return false;
+    if (!silent) pushHtml(state, html);
+    state.pos += user[0].length;
+    return true;
+  }
+  const group = /^@(_?)\*([^*\n]+)\*/.exec(rest);
+  if (group && env.ctx.groupByName) {
+    const g = env.ctx.groupByName(group[2]!);
+    if (!g) return false;
+    const isSilent = group[1] === '_';
+    if (!silent) {
+      if (!isSilent) for (const id of g.memberIds) env.mentionedUserIds.add(id);
+      const cls = isSilent ? 'user-group-mention silent' : 'user-group-mention';
+      pushHtml(state, `<span class="${cls}" data-user-group-id="${g.id}">${isSilent ? '' : '@'}${escapeText(g.name)}</span>`);
+    }
+    state.pos += group[0].length;
+    return true;
+  }
+  return false;
+}
+
+function renderUserMention(env: Found, text: string, isSilent: boolean): string | undefined {
+  const at = isSilent ? '' : '@';
+  const silentClass = isSilent ? ' silent' : '';
+  if (STREAM_WILDCARDS.has(text)) {
+    if (!isSilent) env.wildcards.add('stream');
+    return `<span class="user-mention channel-wildcard-mention${silentClass}" data-user-id="*">${at}${text}</span>`;
+  }
+  if (text === 'topic') {
+    if (!isSilent) env.wildcards.add('topic');
+    return `<span class="topic-mention${silentClass}">${at}${text}</span>`;
+  }
+  let target: MentionableUser | undefined;
+  const withId = /^(.*)\|(\d+)$/.exec(text);
+  if (withId) {
+    target = env.ctx.userById(Number(withId[2]));
+  } else {
+    const matches = env.ctx.usersByName(text);
+    // An ambiguous name is not a mention: Zulip asks for the `Name|id` form then.
+    if (matches.length === 1) target = matches[0];
+  }
+  if (!target) return undefined;
+  if (!isSilent) env.mentionedUserIds.add(target.id);
+  return `<span class="user-mention${silentClass}" data-user-id="${target.id}">${at}${escapeText(target.full_name)}</span>`;
+}
+
+// #**channel** and #**channel>topic**.
+function channelLinkRule(state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  if (state.src.charCodeAt(start) !== 0x23 /* # */) return false;
+  const m = /^#\*\*([^*\n]+)\*\*/.exec(state.src.slice(start, state.posMax));
+  if (!m) return false;
+  const env = found(state);
+  const body = m[1]!;
+  const gt = body.indexOf('>');
+  const channelName = gt >= 0 ? body.slice(0, gt) : body;
+  const channel = env.ctx.channelByName(channelName);
+  if (!channel) return false;
+  if (!silent) {
+    env.mentionedChannelIds.add(channel.id);
+    const base = `/#narrow/channel/${channelSlug(channel)}`;
+    if (gt >= 0) {
+      const topic = body.slice(gt + 1);
+      pushHtml(
+        state,
+        `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeHtml(`${base}/topic/${narrowHashEncode(topic)}`)}">#${escapeText(channel.name)} &gt; ${escapeText(topic)}</a>`,
+      );
+    } else {
+      pushHtml(state, `<a class="stream" data-stream-id="${channel.id}" href="${escapeHtml(base)}">#${escapeText(channel.name)}</a>`);
+    }
+  }
+  state.pos += m[0].length;
+  return true;
+}
+
+export function channelSlug(channel: LinkableChannel): string {
+  return `${channel.id}-${narrowHashEncode(channel.name.replace(/ /g, '-'))}`;
+}
+
+// :name: → Unicode emoji span, realm emoji image or the extra `zulip` emoji.
+function emojiRule(state: StateInline, silent: boolean): boolean {
+  const start = state.pos;
+  if (state.src.charCodeAt(start) !== 0x3a /* : */) return false;
+  if (start > 0 && /[\w]/.test(state.src[start - 1]!)) return false;
+  const m = /^:([\w+-]+):/.exec(state.src.slice(start, state.posMax));
+  if (!m) return false;
+  const html = renderEmoji(found(state).ctx, m[1]!);
+  if (html === undefined) return false;
+  if (!silent) pushHtml(state, html);
+  state.pos += m[0].length;
+  return true;
+}
+
+function renderEmoji(ctx: RenderContext, name: string): string | undefined {
+  const title = escapeHtml(name.replace(/_/g, ' '));
+  const realm = ctx.realmEmoji(name);
+  if (realm) {
+    return `<img alt=":${escapeHtml(name)}:" class="emoji" src="${escapeHtml(realm.source_url)}" title="${title}">`;
+  }
+  if (EXTRA_EMOJI.has(name)) {
+    return `<img alt=":${name}:" class="emoji" src="/static/generated/emoji/images/emoji/unicode/zulip.png" title="${title}">`;
+  }
+  const code = unicodeCodeForName(name);
+  if (!code) return undefined;
+  return unicodeEmojiSpan(name, code);
+}
+
+function unicodeEmojiSpan(name: string, code: string): string {
+  const label = escapeHtml(name.replace(/_/g, ' '));
+  return `<span aria-label="${label}" class="emoji emoji-${code}" role="img" title="${label}">:${escapeHtml(name)}:</span>`;
+}
+
+// Literal Unicode emoji in text become the same span as their :name: form, as in Zulip.
+const EMOJI_CHAR = /\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic}\uFE0F?|[\u{1F3FB}-\u{1F3FF}])*/gu;
+
+function renderTextWithEmoji(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(EMOJI_CHAR)) {
+    const code = [...m[0]]
+      .map((c) => c.codePointAt(0)!.toString(16).padStart(4, '0'))
+      .filter((c) => c !== 'fe0f')
+      .join('-');
+    const name = nameForUnicodeCode(code);
+    if (!name) continue;
+    out += escapeText(text.slice(last, m.index)) + unicodeEmojiSpan(name, code);
+    last = m.index + m[0].length;
+  }
+  return out + escapeText(text.slice(last));
+}
+
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+  py: 'Python',
+  python: 'Python',
+  python3: 'Python',
+  js: 'JavaScript',
+  javascript: 'JavaScript',
+  ts: 'TypeScript',
+  typescript: 'TypeScript',
+  json: 'JSON',
+  bash: 'Bash',
+  sh: 'Bash',
+  shell: 'Bash',
+  html: 'HTML',
+  css: 'CSS',
+  sql: 'SQL',
+  yaml: 'YAML',
+  yml: 'YAML',
+  rust: 'Rust',
+  go: 'Go',
+  java: 'Java',
+  c: 'C',
+  cpp: 'C++',
+  ruby: 'Ruby',
+  text: 'Text only',
+};
+
+function codeBlock(code: string, lang: string): string {
+  // Zulip strips trailing whitespace on each line and always ends the block with one newline.
+  const body = code
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((line) => line.replace(/\s+$/, ''))
+    .join('\n');
+  const langAttr = lang ? ` data-code-language="${escapeHtml(LANGUAGE_NAMES[lang.toLowerCase()] ?? lang)}"` : '';
+  return `<div class="codehilite"${langAttr}><pre><span></span><code>${escapeHtml(body)}\n</code></pre></div>\n`;
+}
+
+function createRenderer(): MarkdownIt {
+  const md = markdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+  // Zulip has no reference-style links, setext headings or inline images in message bodies.
+  md.disable(['reference', 'lheading', 'image']);
+  md.inline.ruler.after('text', 'zulip_mention', mentionRule);
+  md.inline.ruler.after('zulip_mention', 'zulip_channel_link', channelLinkRule);
+  md.inline.ruler.after('zulip_channel_link', 'zulip_emoji', emojiRule);
+
+  const rules = md.renderer.rules;
+  rules.text = (tokens: Token[], idx: number) => renderTextWithEmoji(tokens[idx]!.content);
+  rules.code_inline = (tokens: Token[], idx: number) => `<code>${escapeText(tokens[idx]!.content)}</code>`;
+  rules.code_block = (tokens: Token[], idx: number) => codeBlock(tokens[idx]!.content, '');
+  rules.fence = (tokens: Token[], idx: number, _options, env) => {
+    const token = tokens[idx]!;
+    const lang = token.info.trim().replace(/^\./, '').split(/\s+/)[0] ?? '';
+    if (lang === 'quote') {
+      return `<blockquote>\n${md.render(token.content, env).replace(/\n$/, '')}\n</blockquote>\n`;
+    }
+    return codeBlock(token.content, lang);
+  };
+  rules.softbreak = () => '<br>\n';
+  rules.hardbreak = () => '<br>\n';
+  return md;
+}
+
+const renderer = createRenderer();
+
+/** Render a message body. `/me` detection is separate (see isMeMessage). */
+export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
+  const env: Found = {
+    ctx,
+    mentionedUserIds: new Set(),
+    wildcards: new Set(),
+    mentionedChannelIds: new Set(),
+  };
+  const html = renderer.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
+  return {
+    html,
+    mentionedUserIds: env.mentionedUserIds,
+    wildcards: env.wildcards,
+    mentionedChannelIds: env.mentionedChannelIds,
+    hasLink: /<a [^>]*href="(?!\/#narrow)/.test(html),
+    hasImage: /<img (?![^>]*class="emoji")/.test(html),
+    hasAttachment: /<a [^>]*href="\/user_uploads\//.test(html),
+  };
+}
+
+/** Zulip's status ("/me") message test: one line starting with "/me ". */
+export function isMeMessage(content: string, html: string): boolean {
+  return content.startsWith('/me ') && !content.includes('\n') && html.startsWith('<p>/me ');
+}
+
+/** Topic text → `topic_links` from the realm's linkifiers (pattern with named groups, URL template). */
+export function topicLinks(
+  topic: string,
+  linkifiers: readonly { pattern: string; url_template: string }[],
+): { text: string; url: string }[] {
+  const found: { index: number; text: string; url: string }[] = [];
+  for (const linkifier of linkifiers) {
+    let re: RegExp;
+    try {
+      re = new RegExp(linkifier.pattern.replace(/\(\?P</g, '(?<'), 'g');
+    } catch {
+      continue;
+    }
+    for (const m of topic.matchAll(re)) {
+      const groups = m.groups ?? {};
+      const url = linkifier.url_template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(groups[name] ?? ''));
+      found.push({ index: m.index, text: m[0], url });
+    }
+  }
+  // Bare URLs in the topic are links too.
+  for (const m of topic.matchAll(/https?:\/\/[^\s]+/g)) found.push({ index: m.index, text: m[0], url: m[0] });
+  return found.sort((a, b) => a.index - b.index).map(({ text, url }) => ({ text, url }));
+}
