@@ -1,0 +1,74 @@
+/**
+ * Everything non-deterministic the engine needs, injected: time and randomness. The engine itself
+ * never reads Date or Math.random, so the same seed and the same calls give the same state.
+ */
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+
+export interface Clock {
+  /** Unix seconds; may be fractional. */
+  now(): number;
+}
+
+/** A clock that always answers `t`. */
+export function fixedClock(t: number): Clock {
+  return { now: () => t };
+}
+
+/** A clock that starts at `start` and advances by `step` seconds on every reading. */
+export function steppingClock(start: number, step = 1): Clock {
+  let t = start - step;
+  return {
+    now: () => {
+      t += step;
+      return t;
+    },
+  };
+}
+
+/** Seeded random source for secrets (API keys, email tokens). */
+export interface Random {
+  /** Integer in [min, max], both inclusive. */
+  int(min: number, max: number): number;
+  /** `length` characters drawn from `alphabet`. */
+  string(length: number, alphabet?: string): string;
+}
+
+export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Turn any seed (number or string) into a 32-bit integer, stably. */
+export function seedToInt(seed: number | string): number {
+  if (typeof seed === 'number' && Number.isInteger(seed)) return seed | 0;
+  const text = String(seed);
+  // FNV-1a: small, stable, good enough to spread string seeds.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+export function seededRandom(seed: number | string): Random {
+  const rng = xoroshiro128plus(seedToInt(seed));
+  // uniformInt advances `rng` in place (pure-rand 8), so draws are sequential and reproducible.
+  const int = (min: number, max: number): number => uniformInt(rng, min, max);
+  return {
+    int,
+    string(length, alphabet = ALPHANUMERIC) {
+      let out = '';
+      for (let i = 0; i < length; i++) out += alphabet[int(0, alphabet.length - 1)];
+      return out;
+    },
+  };
+}
+
+/** An API key as Zulip makes them: 32 alphanumerics. */
+export function randomApiKey(random: Random): string {
+  return random.string(32);
+}
+
+export interface Deps {
+  clock: Clock;
+  random: Random;
+}

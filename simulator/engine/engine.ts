@@ -1,0 +1,187 @@
+/**
+ * The engine: state plus injected deps, and the read helpers every action (core's and the
+ * messages helper's) uses to reach users and channels. Actions live in per-resource modules
+ * (`users.ts`, `channels.ts`, `subscriptions.ts`, `messages/…`) as `check*`/`do*` functions
+ * taking `(engine, actor, params)` and returning an `Outcome`.
+ */
+import type { Fixture } from '../../types/chat/fixture.ts';
+import { ChatError } from './errors.ts';
+import { seededRandom, type Clock, type Deps } from './deps.ts';
+import type { Effect, Outcome } from './events.ts';
+import { loadFixture } from './fixture.ts';
+import { md5Hex } from './md5.ts';
+import { seedMessages } from './messages/seed.ts';
+import { ROLE, EMAIL_VISIBILITY, type State, type StreamRecord, type UserRecord } from './state.ts';
+
+export interface Engine {
+  state: State;
+  deps: Deps;
+  /** Every event produced so far, in order (delivery through /events is a later issue). */
+  eventLog: Effect[];
+}
+
+export interface EngineOptions {
+  seed?: number | string;
+  clock: Clock;
+}
+
+export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
+  const deps: Deps = { clock: options.clock, random: seededRandom(options.seed ?? 0) };
+  const engine: Engine = { state: loadFixture(fixture, deps), deps, eventLog: [] };
+  // Messages need users, channels and subscriptions in place; the messages helper seeds them.
+  seedMessages(engine, fixture.messages);
+  return engine;
+}
+
+/** Record an action's events and hand back its value (the façade every route uses). */
+export function commit<T>(engine: Engine, outcome: Outcome<T>): T {
+  for (const e of outcome.events) engine.eventLog.push(e);
+  return outcome.value;
+}
+
+/** Current time in whole Unix seconds. */
+export function nowSeconds(engine: Engine): number {
+  return Math.floor(engine.deps.clock.now());
+}
+
+// ---------------------------------------------------------------- users
+
+export function getUser(engine: Engine, id: number): UserRecord | undefined {
+  return engine.state.users.get(id);
+}
+
+/** Look a user up by delivery or API email, case-insensitively. */
+export function getUserByEmail(engine: Engine, email: string): UserRecord | undefined {
+  const id = engine.state.usersByEmail.get(email.trim().toLowerCase());
+  return id === undefined ? undefined : engine.state.users.get(id);
+}
+
+export function isAdmin(user: UserRecord): boolean {
+  return user.role <= ROLE.administrator;
+}
+
+export function isOwner(user: UserRecord): boolean {
+  return user.role === ROLE.owner;
+}
+
+export function isGuest(user: UserRecord): boolean {
+  return user.role === ROLE.guest;
+}
+
+export function isModerator(user: UserRecord): boolean {
+  return user.role <= ROLE.moderator;
+}
+
+/** All active users, ascending id. */
+export function activeUsers(engine: Engine): UserRecord[] {
+  return [...engine.state.users.values()].filter((u) => u.is_active && !u.is_system_bot);
+}
+
+export function activeUserIds(engine: Engine): number[] {
+  return activeUsers(engine).map((u) => u.id);
+}
+
+/** Zulip's can_access_delivery_email: may `viewer` see `target`'s real address? */
+export function canSeeDeliveryEmail(engine: Engine, viewer: UserRecord | undefined, target: UserRecord): boolean {
+  if (target.is_bot) return true;
+  if (viewer && viewer.id === target.id) return true;
+  const visibility = target.email_address_visibility;
+  if (visibility === EMAIL_VISIBILITY.everyone) return true;
+  if (!viewer) return false;
+  switch (visibility) {
+    case EMAIL_VISIBILITY.members:
+      return viewer.role !== ROLE.guest;
+    case EMAIL_VISIBILITY.admins:
+      return isAdmin(viewer);
+    case EMAIL_VISIBILITY.moderators:
+      return isModerator(viewer);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The API `email` of `user` as `viewer` sees it. Zulip stores one API email per user (the fake
+ * `user{id}@host` unless visibility is "everyone") and shows it to everyone, admins included;
+ * the viewer parameter exists so callers need not know that.
+ */
+export function apiEmailFor(_engine: Engine, _viewer: UserRecord | undefined, user: UserRecord): string {
+  return user.email;
+}
+
+export function fakeEmail(engine: Engine, userId: number): string {
+  return `user${userId}@${engine.state.realm.host}`;
+}
+
+export function gravatarUrl(user: UserRecord): string {
+  return `https://secure.gravatar.com/avatar/${md5Hex(user.delivery_email.toLowerCase())}?d=identicon&version=${user.avatar_version}`;
+}
+
+/**
+ * avatar_url per reference §3.6: null only when the client computes gravatars itself
+ * (client_gravatar) and may do so (visibility everyone, no uploaded avatar).
+ */
+export function avatarUrl(
+  engine: Engine,
+  user: UserRecord,
+  options: { clientGravatar: boolean; viewer?: UserRecord | undefined },
+): string | null {
+  if (user.avatar_source === 'U') {
+    return `/user_avatars/${engine.state.realm.id}/${md5Hex(`${user.id}:${user.delivery_email}`)}.png?version=${user.avatar_version}`;
+  }
+  if (options.clientGravatar && user.email_address_visibility === EMAIL_VISIBILITY.everyone) return null;
+  return gravatarUrl(user);
+}
+
+// ---------------------------------------------------------------- channels
+
+export function getStreamById(engine: Engine, id: number): StreamRecord | undefined {
+  return engine.state.streams.get(id);
+}
+
+/** Channel names match case-insensitively, as in Zulip. */
+export function getStreamByName(engine: Engine, name: string): StreamRecord | undefined {
+  const id = engine.state.streamsByName.get(name.trim().toLowerCase());
+  return id === undefined ? undefined : engine.state.streams.get(id);
+}
+
+export function isSubscribed(engine: Engine, userId: number, streamId: number): boolean {
+  return engine.state.subscriptions.get(streamId)?.get(userId)?.active === true;
+}
+
+/** Active subscribers who are active users, ascending id. */
+export function subscribersOf(engine: Engine, streamId: number): number[] {
+  const subs = engine.state.subscriptions.get(streamId);
+  if (!subs) return [];
+  const out: number[] = [];
+  for (const [userId, sub] of subs) {
+    if (sub.active && engine.state.users.get(userId)?.is_active) out.push(userId);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
+ * Zulip's content access: subscribers always; for public channels every non-guest; for
+ * web-public channels guests too. Private channels: subscribers only (admins get metadata,
+ * not content).
+ */
+export function canAccessStreamContent(engine: Engine, user: UserRecord | undefined, stream: StreamRecord): boolean {
+  if (!user) return stream.is_web_public && engine.state.realm.enable_spectator_access;
+  if (isSubscribed(engine, user.id, stream.id)) return true;
+  if (stream.invite_only) return false;
+  if (isGuest(user)) return stream.is_web_public;
+  return true;
+}
+
+/** Metadata access: content access, or an administrator (who sees every channel). */
+export function canAccessStreamMetadata(engine: Engine, user: UserRecord | undefined, stream: StreamRecord): boolean {
+  if (user && isAdmin(user)) return true;
+  return canAccessStreamContent(engine, user, stream);
+}
+
+/** Look up a channel by id for `user`, answering Zulip's `Invalid channel ID` when unknown or hidden. */
+export function accessStreamById(engine: Engine, user: UserRecord, streamId: number): StreamRecord {
+  const stream = engine.state.streams.get(streamId);
+  if (!stream || !canAccessStreamMetadata(engine, user, stream)) throw ChatError.invalidChannelId();
+  return stream;
+}

@@ -1,0 +1,419 @@
+/**
+ * Fixture → State. The fixture is validated against schemas/chat/fixture.schema.json (ajv,
+ * compiled once) and then cross-checked (unique ids and emails, every referenced email and
+ * channel exists), each problem named by its JSON pointer, before anything is built.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' };
+import type { Fixture, FixtureUser } from '../../types/chat/fixture.ts';
+import { randomApiKey, type Deps } from './deps.ts';
+import { renderDescription } from './render.ts';
+import {
+  CHANNEL_GROUP_SETTINGS,
+  EMAIL_VISIBILITY,
+  ROLE,
+  emptyState,
+  nextId,
+  reserveId,
+  type ChannelGroupSetting,
+  type GroupSettingValue,
+  type Realm,
+  type State,
+  type StreamRecord,
+  type SubscriptionRecord,
+  type UserGroup,
+  type UserRecord,
+} from './state.ts';
+
+export class FixtureError extends Error {
+  constructor(
+    readonly problems: { pointer: string; message: string }[],
+    readonly file?: string,
+  ) {
+    super(
+      `Invalid fixture${file ? ` ${file}` : ''}:\n` +
+        problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`).join('\n'),
+    );
+    this.name = 'FixtureError';
+  }
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateSchema = ajv.compile<Fixture>(schema);
+
+function describe(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') {
+    return `unknown property "${String((error.params as { additionalProperty: string }).additionalProperty)}"`;
+  }
+  if (error.keyword === 'enum') {
+    return `must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  }
+  return error.message ?? error.keyword;
+}
+
+/** Schema validation plus cross-reference checks; throws FixtureError listing every problem. */
+export function validateFixture(input: unknown, file?: string): Fixture {
+  if (!validateSchema(input)) {
+    const problems = (validateSchema.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describe(e) }));
+    throw new FixtureError(problems, file);
+  }
+  const fixture = input;
+  const problems: { pointer: string; message: string }[] = [];
+  const emails = new Set<string>();
+  const ids = new Set<number>();
+  fixture.users.forEach((u, i) => {
+    if (ids.has(u.id)) problems.push({ pointer: `/users/${i}/id`, message: `duplicate user id ${u.id}` });
+    ids.add(u.id);
+    const key = u.email.toLowerCase();
+    if (emails.has(key)) problems.push({ pointer: `/users/${i}/email`, message: `duplicate email ${u.email}` });
+    emails.add(key);
+  });
+  const known = (email: string | undefined): boolean => email === undefined || emails.has(email.toLowerCase());
+  fixture.users.forEach((u, i) => {
+    if (u.is_bot && u.bot_type === undefined) problems.push({ pointer: `/users/${i}/bot_type`, message: 'bots need a bot_type' });
+    if (!u.is_bot && (u.bot_type !== undefined || u.bot_owner !== undefined)) {
+      problems.push({ pointer: `/users/${i}`, message: 'bot_type and bot_owner are for bots only' });
+    }
+    if (!known(u.bot_owner)) problems.push({ pointer: `/users/${i}/bot_owner`, message: `no user with email ${u.bot_owner}` });
+    for (const fieldId of Object.keys(u.profile_data ?? {})) {
+      if (!(fixture.custom_profile_fields ?? []).some((f) => f.id === Number(fieldId))) {
+        problems.push({ pointer: `/users/${i}/profile_data/${fieldId}`, message: `no custom profile field ${fieldId}` });
+      }
+    }
+  });
+  if (!fixture.users.some((u) => u.role === 'owner' && !u.is_bot && u.is_active !== false)) {
+    problems.push({ pointer: '/users', message: 'the realm needs at least one active human owner' });
+  }
+  const streamIds = new Set<number>();
+  const streamNames = new Set<string>();
+  fixture.streams.forEach((s, i) => {
+    if (streamIds.has(s.id)) problems.push({ pointer: `/streams/${i}/id`, message: `duplicate channel id ${s.id}` });
+    streamIds.add(s.id);
+    const key = s.name.trim().toLowerCase();
+    if (streamNames.has(key)) problems.push({ pointer: `/streams/${i}/name`, message: `duplicate channel name ${s.name}` });
+    streamNames.add(key);
+    if (!known(s.creator)) problems.push({ pointer: `/streams/${i}/creator`, message: `no user with email ${s.creator}` });
+    (s.subscribers ?? []).forEach((e, j) => {
+      if (!known(e)) problems.push({ pointer: `/streams/${i}/subscribers/${j}`, message: `no user with email ${e}` });
+    });
+  });
+  const channelRef = (name: string | null | undefined, pointer: string): void => {
+    if (name && !streamNames.has(name.toLowerCase())) problems.push({ pointer, message: `no channel named ${name}` });
+  };
+  channelRef(fixture.realm.new_stream_announcements_stream, '/realm/new_stream_announcements_stream');
+  (fixture.realm.default_streams ?? []).forEach((n, i) => channelRef(n, `/realm/default_streams/${i}`));
+  (fixture.realm_emoji ?? []).forEach((e, i) => {
+    if (!known(e.author)) problems.push({ pointer: `/realm_emoji/${i}/author`, message: `no user with email ${e.author}` });
+  });
+  fixture.messages.forEach((m, i) => {
+    if (!known(m.sender)) problems.push({ pointer: `/messages/${i}/sender`, message: `no user with email ${m.sender}` });
+    if (m.channel === undefined && m.to === undefined) {
+      problems.push({ pointer: `/messages/${i}`, message: 'needs either channel + topic or to' });
+    }
+    channelRef(m.channel, `/messages/${i}/channel`);
+    for (const key of ['to', 'read_by', 'starred_by'] as const) {
+      (m[key] ?? []).forEach((e, j) => {
+        if (!known(e)) problems.push({ pointer: `/messages/${i}/${key}/${j}`, message: `no user with email ${e}` });
+      });
+    }
+    (m.reactions ?? []).forEach((r, j) => {
+      if (!known(r.user)) problems.push({ pointer: `/messages/${i}/reactions/${j}/user`, message: `no user with email ${r.user}` });
+    });
+  });
+  if (problems.length > 0) throw new FixtureError(problems, file);
+  return fixture;
+}
+
+/** Zulip's STREAM_ASSIGNMENT_COLORS, handed out in order per user. */
+export const STREAM_COLORS = [
+  '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
+  '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063',
+  '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462',
+];
+
+const ROLE_BY_NAME: Record<FixtureUser['role'], UserRecord['role']> = {
+  owner: ROLE.owner,
+  administrator: ROLE.administrator,
+  moderator: ROLE.moderator,
+  member: ROLE.member,
+  guest: ROLE.guest,
+};
+
+/** System groups in creation order (reference part 2 §2.5): consecutive ids from the base. */
+export const SYSTEM_GROUPS = [
+  ['role:nobody', 'Nobody'],
+  ['role:owners', 'Owners of this organization'],
+  ['role:administrators', 'Administrators of this organization, including owners'],
+  ['role:moderators', 'Moderators of this organization, including administrators'],
+  ['role:fullmembers', 'Members of this organization, not including new accounts and guests'],
+  ['role:members', 'Members of this organization, not including guests'],
+  ['role:everyone', 'Everyone in this organization, including guests'],
+  ['role:internet', 'Everyone on the Internet'],
+] as const;
+/** The internal realm's eight system groups come first on a fresh server. */
+export const SYSTEM_GROUP_BASE_ID = 9;
+
+function buildRealm(fixture: Fixture): Realm {
+  const r = fixture.realm;
+  return {
+    id: r.id ?? 2,
+    string_id: r.string_id,
+    name: r.name,
+    description: r.description ?? '',
+    host: r.host,
+    url: r.url ?? `http://${r.host}`,
+    deactivated: r.deactivated ?? false,
+    email_address_visibility: r.email_address_visibility ?? EMAIL_VISIBILITY.admins,
+    realm_empty_topic_display_name: r.realm_empty_topic_display_name ?? 'general chat',
+    enable_spectator_access: r.enable_spectator_access ?? true,
+    allow_unauthenticated_user_list: r.allow_unauthenticated_user_list ?? false,
+    jwt_key: r.jwt_key ?? null,
+    password_auth_enabled: r.password_auth_enabled ?? true,
+    dev_auth_enabled: r.dev_auth_enabled ?? true,
+    send_channel_events_messages: r.send_channel_events_messages ?? true,
+    message_retention_days: r.message_retention_days ?? null,
+    new_stream_announcements_stream_id: null,
+    email_gateway_pattern: r.email_gateway_pattern ?? `%s@${r.host}`,
+    max_stream_name_length: r.max_stream_name_length ?? 60,
+    max_stream_description_length: r.max_stream_description_length ?? 1024,
+    max_topic_length: r.max_topic_length ?? 60,
+    max_message_length: r.max_message_length ?? 10000,
+    emoji: new Map(),
+    custom_profile_fields: [],
+    default_stream_ids: new Set(),
+    system_groups: {},
+    can_create_public_channel_group: 0,
+    can_create_private_channel_group: 0,
+    can_create_web_public_channel_group: 0,
+    can_add_subscribers_group: 0,
+  };
+}
+
+/** Default group settings of a new channel (Zulip's Stream model defaults). */
+export function defaultChannelGroups(state: State, creatorId: number | null): Record<ChannelGroupSetting, GroupSettingValue> {
+  const g = state.realm.system_groups;
+  const admins = g['role:administrators']!;
+  const everyone = g['role:everyone']!;
+  const nobody = g['role:nobody']!;
+  const members = g['role:members']!;
+  const out = {} as Record<ChannelGroupSetting, GroupSettingValue>;
+  for (const key of CHANNEL_GROUP_SETTINGS) out[key] = nobody;
+  out.can_administer_channel_group = creatorId === null ? admins : { direct_members: [creatorId], direct_subgroups: [admins] };
+  out.can_add_subscribers_group = nobody;
+  out.can_remove_subscribers_group = admins;
+  out.can_send_message_group = everyone;
+  out.can_create_topic_group = everyone;
+  out.can_delete_any_message_group = admins;
+  out.can_delete_own_message_group = everyone;
+  out.can_move_messages_out_of_channel_group = nobody;
+  out.can_move_messages_within_channel_group = nobody;
+  out.can_resolve_topics_group = nobody;
+  out.can_subscribe_group = nobody;
+  void members;
+  return out;
+}
+
+/** Recompute the system groups' direct members from the users' roles. */
+export function syncSystemGroups(state: State): void {
+  const byName = new Map<string, UserGroup>();
+  for (const g of state.userGroups.values()) if (g.is_system_group) byName.set(g.name, g);
+  const direct: Record<string, number> = {
+    'role:owners': ROLE.owner,
+    'role:administrators': ROLE.administrator,
+    'role:moderators': ROLE.moderator,
+    'role:members': ROLE.member,
+    'role:everyone': ROLE.guest,
+  };
+  for (const g of byName.values()) g.members.clear();
+  for (const u of state.users.values()) {
+    if (u.is_system_bot) continue;
+    for (const [name, role] of Object.entries(direct)) if (u.role === role) byName.get(name)?.members.add(u.id);
+    // Waiting period 0: every member is a full member.
+    if (u.role === ROLE.member) byName.get('role:fullmembers')?.members.add(u.id);
+  }
+}
+
+function createSystemGroups(state: State): void {
+  let previous: number | null = null;
+  const groups: UserGroup[] = SYSTEM_GROUPS.map(([name, description], i) => ({
+    id: SYSTEM_GROUP_BASE_ID + i,
+    name,
+    description,
+    is_system_group: true,
+    members: new Set<number>(),
+    subgroups: new Set<number>(),
+    deactivated: false,
+    creator_id: null,
+    date_created: null,
+  }));
+  // Each role group contains the previous one (owners ⊂ administrators ⊂ …), nobody stands alone.
+  for (const g of groups) {
+    if (g.name !== 'role:nobody' && g.name !== 'role:owners' && previous !== null) g.subgroups.add(previous);
+    if (g.name !== 'role:nobody') previous = g.id;
+    state.userGroups.set(g.id, g);
+    state.realm.system_groups[g.name] = g.id;
+    reserveId(state, 'user_group', g.id);
+  }
+  const g = state.realm.system_groups;
+  state.realm.can_create_public_channel_group = g['role:members']!;
+  state.realm.can_create_private_channel_group = g['role:members']!;
+  state.realm.can_create_web_public_channel_group = g['role:owners']!;
+  state.realm.can_add_subscribers_group = g['role:members']!;
+}
+
+export function newSubscription(color: string): SubscriptionRecord {
+  return {
+    active: true,
+    color,
+    is_muted: false,
+    pin_to_top: false,
+    desktop_notifications: null,
+    audible_notifications: null,
+    push_notifications: null,
+    email_notifications: null,
+    wildcard_mentions_notify: null,
+  };
+}
+
+/** The next color for a user's new subscription: the first not yet used by them, else cycle. */
+export function pickColor(state: State, userId: number): string {
+  const used = new Set<string>();
+  let count = 0;
+  for (const subs of state.subscriptions.values()) {
+    const sub = subs.get(userId);
+    if (sub) {
+      used.add(sub.color);
+      count++;
+    }
+  }
+  return STREAM_COLORS.find((c) => !used.has(c)) ?? STREAM_COLORS[count % STREAM_COLORS.length]!;
+}
+
+export function emailToken(deps: Deps): string {
+  return deps.random.string(32, '0123456789abcdef');
+}
+
+/** Build the state a validated fixture describes (messages excepted: see seedMessages). */
+export function loadFixture(input: Fixture, deps: Deps): State {
+  const fixture = validateFixture(input);
+  const state = emptyState(buildRealm(fixture));
+  const realm = state.realm;
+  const created = fixture.realm.date_created ?? 1_700_000_000;
+  createSystemGroups(state);
+
+  for (const f of fixture.custom_profile_fields ?? []) {
+    realm.custom_profile_fields.push({
+      id: f.id,
+      name: f.name,
+      hint: f.hint ?? '',
+      type: f.type,
+      field_data: f.field_data ?? '',
+      order: realm.custom_profile_fields.length + 1,
+      display_in_profile_summary: f.display_in_profile_summary ?? false,
+      required: f.required ?? false,
+      editable_by_user: f.editable_by_user ?? true,
+    });
+    reserveId(state, 'custom_profile_field', f.id);
+  }
+
+  const emailToId = new Map(fixture.users.map((u) => [u.email.toLowerCase(), u.id]));
+  const idOf = (email: string): number => emailToId.get(email.toLowerCase())!;
+  const users = [...fixture.users].sort((a, b) => a.id - b.id);
+  for (const u of users) {
+    const isBot = u.is_bot ?? false;
+    const visibility = isBot ? EMAIL_VISIBILITY.everyone : (u.email_address_visibility ?? realm.email_address_visibility);
+    const record: UserRecord = {
+      id: u.id,
+      email: visibility === EMAIL_VISIBILITY.everyone ? u.email : `user${u.id}@${realm.host}`,
+      delivery_email: u.email,
+      full_name: u.full_name,
+      role: ROLE_BY_NAME[u.role],
+      is_bot: isBot,
+      bot_type: isBot ? (u.bot_type ?? 1) : null,
+      bot_owner_id: u.bot_owner ? idOf(u.bot_owner) : null,
+      is_system_bot: u.is_system_bot ?? false,
+      is_active: u.is_active ?? true,
+      is_imported_stub: false,
+      is_deleted: false,
+      // Keys are drawn in id order so the same seed always yields the same keys.
+      api_key: randomApiKey(deps.random),
+      password: u.password ?? null,
+      timezone: u.timezone ?? '',
+      date_joined: u.date_joined ?? created,
+      avatar_source: u.avatar_source ?? 'G',
+      avatar_version: 1,
+      email_address_visibility: visibility,
+      profile_data: new Map(Object.entries(u.profile_data ?? {}).map(([k, v]) => [Number(k), v ?? ''])),
+      recipient_id: nextId(state, 'recipient'),
+    };
+    addUserToIndexes(state, record);
+    reserveId(state, 'user', u.id);
+  }
+  syncSystemGroups(state);
+
+  for (const e of fixture.realm_emoji ?? []) {
+    realm.emoji.set(e.id, {
+      id: e.id,
+      name: e.name,
+      source_url: e.source_url,
+      deactivated: e.deactivated ?? false,
+      author_id: e.author ? idOf(e.author) : null,
+    });
+    reserveId(state, 'realm_emoji', Number(e.id));
+  }
+
+  const streams = [...fixture.streams].sort((a, b) => a.id - b.id);
+  for (const s of streams) {
+    const creatorId = s.creator ? idOf(s.creator) : null;
+    const description = (s.description ?? '').replace(/\r?\n/g, ' ');
+    const stream: StreamRecord = {
+      id: s.id,
+      name: s.name.trim(),
+      description,
+      rendered_description: renderDescription(description),
+      date_created: s.date_created ?? created,
+      creator_id: creatorId,
+      invite_only: s.invite_only ?? false,
+      is_web_public: s.is_web_public ?? false,
+      history_public_to_subscribers: s.history_public_to_subscribers ?? !(s.invite_only ?? false),
+      is_archived: s.is_archived ?? false,
+      message_retention_days: s.message_retention_days ?? null,
+      topics_policy: s.topics_policy ?? 'inherit',
+      folder_id: null,
+      email_token: emailToken(deps),
+      recipient_id: nextId(state, 'recipient'),
+      groups: defaultChannelGroups(state, creatorId),
+    };
+    addStreamToIndexes(state, stream);
+    reserveId(state, 'stream', s.id);
+    const subs = new Map<number, SubscriptionRecord>();
+    state.subscriptions.set(stream.id, subs);
+  }
+  // Subscriptions in channel-id order, then subscriber order, so colors are stable.
+  for (const s of streams) {
+    const subs = state.subscriptions.get(s.id)!;
+    for (const email of s.subscribers ?? []) {
+      const userId = idOf(email);
+      subs.set(userId, newSubscription(pickColor(state, userId)));
+    }
+  }
+  const announce = fixture.realm.new_stream_announcements_stream;
+  if (announce) realm.new_stream_announcements_stream_id = state.streamsByName.get(announce.toLowerCase()) ?? null;
+  for (const name of fixture.realm.default_streams ?? []) {
+    const id = state.streamsByName.get(name.toLowerCase());
+    if (id !== undefined) realm.default_stream_ids.add(id);
+  }
+  return state;
+}
+
+export function addUserToIndexes(state: State, user: UserRecord): void {
+  state.users.set(user.id, user);
+  state.usersByEmail.set(user.delivery_email.toLowerCase(), user.id);
+  state.usersByEmail.set(user.email.toLowerCase(), user.id);
+  state.usersByApiKey.set(user.api_key, user.id);
+}
+
+export function addStreamToIndexes(state: State, stream: StreamRecord): void {
+  state.streams.set(stream.id, stream);
+  state.streamsByName.set(stream.name.toLowerCase(), stream.id);
+}

@@ -1,0 +1,248 @@
+/**
+ * The whole simulated server as plain data. Everything the engine knows lives here; actions read
+ * and mutate it; `snapshot()` serialises it. No class instances beyond Map/Set, so a snapshot is
+ * a straightforward walk.
+ */
+import { createMessageStore, type MessageStore } from './messages/store.ts';
+
+/** Zulip's role integers. */
+export const ROLE = {
+  owner: 100,
+  administrator: 200,
+  moderator: 300,
+  member: 400,
+  guest: 600,
+} as const;
+export type Role = (typeof ROLE)[keyof typeof ROLE];
+
+/** Per-user email visibility (Zulip's email_address_visibility values). */
+export const EMAIL_VISIBILITY = {
+  everyone: 1,
+  members: 2,
+  admins: 3,
+  nobody: 4,
+  moderators: 5,
+} as const;
+
+export interface CustomProfileField {
+  id: number;
+  name: string;
+  hint: string;
+  /** Zulip field type: 1 short text, 2 long text, 3 select, 4 date, 5 link, 6 user, 7 external account, 8 pronouns. */
+  type: number;
+  field_data: string;
+  order: number;
+  display_in_profile_summary?: boolean;
+  required?: boolean;
+  editable_by_user?: boolean;
+}
+
+export interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  deactivated: boolean;
+  author_id: number | null;
+}
+
+export interface Realm {
+  id: number;
+  string_id: string;
+  name: string;
+  description: string;
+  /** Host used for the fake `user{id}@host` addresses and the realm URL. */
+  host: string;
+  url: string;
+  deactivated: boolean;
+  /** Default email visibility for new users. */
+  email_address_visibility: number;
+  realm_empty_topic_display_name: string;
+  enable_spectator_access: boolean;
+  /** Whether spectators (no credentials) may list users (feature level 387). */
+  allow_unauthenticated_user_list: boolean;
+  /** Whether JSON web tokens are accepted; null disables JWT login. */
+  jwt_key: string | null;
+  password_auth_enabled: boolean;
+  /** Whether this is the development server (dev_fetch_api_key and dev_list_users work). */
+  dev_auth_enabled: boolean;
+  send_channel_events_messages: boolean;
+  message_retention_days: number | null;
+  /** Recipient of "new channel" announcements. */
+  new_stream_announcements_stream_id: number | null;
+  /** Address pattern for channel email gateways, `%s` replaced by the local part. */
+  email_gateway_pattern: string;
+  max_stream_name_length: number;
+  max_stream_description_length: number;
+  max_topic_length: number;
+  max_message_length: number;
+  emoji: Map<string, RealmEmoji>;
+  custom_profile_fields: CustomProfileField[];
+  default_stream_ids: Set<number>;
+  /** Group ids of the system groups, by name (`role:everyone`, …). */
+  system_groups: Record<string, number>;
+  /** Realm-level group settings (who may create channels, …). */
+  can_create_public_channel_group: number;
+  can_create_private_channel_group: number;
+  can_create_web_public_channel_group: number;
+  can_add_subscribers_group: number;
+}
+
+export interface UserRecord {
+  id: number;
+  /** API email: the real address for bots and visibility "everyone", else the fake `user{id}@host`. */
+  email: string;
+  delivery_email: string;
+  full_name: string;
+  role: Role;
+  is_bot: boolean;
+  /** 1 generic, 2 incoming webhook, 3 outgoing webhook, 4 embedded; null for humans. */
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_system_bot: boolean;
+  is_active: boolean;
+  is_imported_stub: boolean;
+  is_deleted: boolean;
+  api_key: string;
+  password: string | null;
+  timezone: string;
+  /** Unix seconds. */
+  date_joined: number;
+  /** 'G' gravatar, 'U' uploaded. */
+  avatar_source: 'G' | 'U';
+  avatar_version: number;
+  email_address_visibility: number;
+  /** Custom profile field id → raw value. */
+  profile_data: Map<number, string>;
+  /** Recipient row for direct messages to this user. */
+  recipient_id: number;
+}
+
+/** Group setting: a group id, or an anonymous group of users and subgroups. */
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  is_system_group: boolean;
+  members: Set<number>;
+  subgroups: Set<number>;
+  deactivated: boolean;
+  creator_id: number | null;
+  date_created: number | null;
+}
+
+export const CHANNEL_GROUP_SETTINGS = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_resolve_topics_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+] as const;
+export type ChannelGroupSetting = (typeof CHANNEL_GROUP_SETTINGS)[number];
+
+export type TopicsPolicy = 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+
+export interface StreamRecord {
+  id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  date_created: number;
+  creator_id: number | null;
+  invite_only: boolean;
+  is_web_public: boolean;
+  history_public_to_subscribers: boolean;
+  is_archived: boolean;
+  message_retention_days: number | null;
+  topics_policy: TopicsPolicy;
+  folder_id: number | null;
+  /** Secret part of the channel's email-gateway address (32 lowercase hex). */
+  email_token: string;
+  recipient_id: number;
+  groups: Record<ChannelGroupSetting, GroupSettingValue>;
+}
+
+export interface SubscriptionRecord {
+  active: boolean;
+  color: string;
+  is_muted: boolean;
+  pin_to_top: boolean;
+  desktop_notifications: boolean | null;
+  audible_notifications: boolean | null;
+  push_notifications: boolean | null;
+  email_notifications: boolean | null;
+  wildcard_mentions_notify: boolean | null;
+}
+
+/** An email the server would have sent (no I/O in the simulator: recorded instead). */
+export interface OutboxEmail {
+  to: string;
+  template: string;
+  context: Record<string, unknown>;
+  timestamp: number;
+}
+
+export type CounterKind =
+  | 'message'
+  | 'user'
+  | 'stream'
+  | 'recipient'
+  | 'reaction'
+  | 'user_group'
+  | 'custom_profile_field'
+  | 'realm_emoji'
+  | 'event'
+  | (string & {});
+
+export interface State {
+  realm: Realm;
+  users: Map<number, UserRecord>;
+  /** Lower-cased delivery and API emails → user id. */
+  usersByEmail: Map<string, number>;
+  /** API key → user id. */
+  usersByApiKey: Map<string, number>;
+  streams: Map<number, StreamRecord>;
+  /** Lower-cased channel name → channel id. */
+  streamsByName: Map<string, number>;
+  /** Channel id → user id → subscription (inactive rows kept, like Zulip). */
+  subscriptions: Map<number, Map<number, SubscriptionRecord>>;
+  userGroups: Map<number, UserGroup>;
+  counters: Record<string, number>;
+  messages: MessageStore;
+  outbox: OutboxEmail[];
+}
+
+export function emptyState(realm: Realm): State {
+  return {
+    realm,
+    users: new Map(),
+    usersByEmail: new Map(),
+    usersByApiKey: new Map(),
+    streams: new Map(),
+    streamsByName: new Map(),
+    subscriptions: new Map(),
+    userGroups: new Map(),
+    counters: {},
+    messages: createMessageStore(),
+    outbox: [],
+  };
+}
+
+/** Next sequential id of a kind: deterministic, never reused. */
+export function nextId(state: State, kind: CounterKind): number {
+  const next = (state.counters[kind] ?? 0) + 1;
+  state.counters[kind] = next;
+  return next;
+}
+
+/** Make sure the next id of `kind` is above `id` (used when a fixture supplies explicit ids). */
+export function reserveId(state: State, kind: CounterKind, id: number): void {
+  if ((state.counters[kind] ?? 0) < id) state.counters[kind] = id;
+}

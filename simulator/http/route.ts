@@ -1,0 +1,90 @@
+/**
+ * The shape of one entry of THE route table. Everything a request needs before reaching its
+ * handler (method match, authentication, role, parameter decoding and validation,
+ * `ignored_parameters_unsupported`, the envelope) is derived from this declaration by
+ * `dispatch.ts`, once, for every route.
+ */
+import type { Engine } from '../engine/engine.ts';
+import type { UserRecord } from '../engine/state.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/**
+ * Who may call the route.
+ * - none: no credentials read at all (login endpoints).
+ * - optional: credentials used when present; spectators allowed (the handler decides).
+ * - user: any active user (HTTP Basic).
+ * - admin / owner: role at least administrator / owner (`Must be an organization administrator` …).
+ * - bot / human: only bots / only humans.
+ * - dev: unauthenticated development-server helper (refused when the realm disables dev auth).
+ */
+export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot' | 'human' | 'dev';
+
+/**
+ * Parameter types, with Zulip's decoding:
+ * - string: taken as-is.
+ * - int / bool / float: JSON-decoded then strictly typed (`true`/`false` only; `5` but not `5.0`).
+ * - json: any JSON value (validate it yourself with `validate`).
+ * - int_array / string_array / json_object / json_array: JSON-encoded list or object.
+ * - int_or_string: JSON integer when it parses as one, else the raw string
+ *   (`message_retention_days`, `anchor`).
+ * - int_array_or_string_array: principals (IDs or emails, not mixed).
+ */
+export type ParamType =
+  | 'string'
+  | 'int'
+  | 'bool'
+  | 'float'
+  | 'json'
+  | 'int_array'
+  | 'string_array'
+  | 'json_object'
+  | 'json_array'
+  | 'int_or_string'
+  | 'int_array_or_string_array';
+
+export interface ParamSpec {
+  name: string;
+  type: ParamType;
+  required?: boolean;
+  /** Value when absent (not applied to required params). */
+  default?: unknown;
+  /** Where it is read from. Default: body then query (Zulip's lookup order); `path` for `{name}` segments. */
+  in?: 'path' | 'query' | 'body';
+  /** Extra validation after decoding; throw a ChatError, or return the (possibly normalised) value. */
+  validate?: (value: unknown, name: string) => unknown;
+  /** Other names accepted for the same parameter (both sent → REQUEST_CONFUSING_VAR). */
+  aliases?: string[];
+  /** Maximum string length (Zulip: `{name} is too long (limit: N characters)`). */
+  maxLength?: number;
+  /** Allowed literal values (`Invalid {name}` otherwise). */
+  oneOf?: readonly (string | number)[];
+  /** Documented but not acted on by the simulator: consumed, so never in ignored_parameters_unsupported. */
+  documentationOnly?: boolean;
+}
+
+export interface RouteContext {
+  engine: Engine;
+  /** The authenticated user; undefined for auth none/optional/dev without credentials. */
+  user: UserRecord | undefined;
+  /** Decoded parameters by name (absent optional params without default are undefined). */
+  params: Record<string, unknown>;
+  /** Request headers, lower-cased names. */
+  headers: Record<string, string>;
+}
+
+export type RouteResult = Record<string, unknown>;
+
+export interface Route {
+  method: Method;
+  /** Relative to /api/v1, `{name}` for path parameters, e.g. '/messages/{message_id}/reactions'. */
+  path: string;
+  auth: RouteAuth;
+  params: ParamSpec[];
+  /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */
+  handler(ctx: RouteContext): RouteResult | Promise<RouteResult>;
+  /** Also mounted outside /api/v1 (Zulip serves the login endpoints at both). */
+  alsoAtRoot?: boolean;
+  /** Short description for docs and test output. */
+  summary?: string;
+}
