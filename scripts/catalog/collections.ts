@@ -1,0 +1,60 @@
+/**
+ * The content kinds as data: where their files live, which schema checks their front matter,
+ * where their page lives on the website and which JSON endpoints they feed. Adding a kind is
+ * one entry here plus its schemas.
+ */
+export type CollectionKind = 'service' | 'sector' | 'insight' | 'area' | 'page';
+export type ContentKind = CollectionKind | 'organization';
+
+export interface Collection {
+  kind: CollectionKind;
+  /** Folder under content/. */
+  dir: string;
+  /** Front-matter schema name in schemas/catalog/. */
+  schema: string;
+  /** Website folder of its pages; pages carry their own `path` instead. */
+  sitePrefix: string | null;
+  /** API list file and, when the kind has a detail form, its folder under /api/v1. */
+  list: string;
+  detailDir: string | null;
+  /** Heading used for this kind in llms.txt (the site is in Spanish). */
+  label: string;
+}
+
+export const COLLECTIONS: readonly Collection[] = [
+  { kind: 'service', dir: 'services', schema: 'frontmatter-service', sitePrefix: '/servicios/', list: 'services.json', detailDir: 'services', label: 'Servicios' },
+  { kind: 'sector', dir: 'sectors', schema: 'frontmatter-sector', sitePrefix: '/sectores/', list: 'sectors.json', detailDir: 'sectors', label: 'Sectores' },
+  { kind: 'insight', dir: 'insights', schema: 'frontmatter-insight', sitePrefix: '/insights/', list: 'insights.json', detailDir: 'insights', label: 'Insights' },
+  { kind: 'area', dir: 'areas', schema: 'frontmatter-area', sitePrefix: '/zonas/', list: 'areas.json', detailDir: null, label: 'Zonas' },
+  { kind: 'page', dir: 'pages', schema: 'frontmatter-page', sitePrefix: null, list: 'pages.json', detailDir: null, label: 'Páginas' },
+];
+
+export const ORGANIZATION_FILE = 'organization.md';
+export const ORGANIZATION_SCHEMA = 'frontmatter-organization';
+
+const BY_DIR = new Map(COLLECTIONS.map((c) => [c.dir, c]));
+const BY_KIND = new Map(COLLECTIONS.map((c) => [c.kind, c]));
+
+export function collectionOf(kind: CollectionKind): Collection {
+  const c = BY_KIND.get(kind);
+  if (!c) throw new Error(`unknown collection kind ${kind}`);
+  return c;
+}
+
+/** Which kind a path relative to content/ belongs to, and the slug its file name implies. */
+export function classify(relPath: string): { kind: ContentKind; fileSlug: string } | null {
+  if (relPath === ORGANIZATION_FILE) return { kind: 'organization', fileSlug: 'organization' };
+  const parts = relPath.split('/');
+  if (parts.length !== 2) return null;
+  const [dir, name] = parts as [string, string];
+  const c = BY_DIR.get(dir);
+  if (!c || !name.endsWith('.md')) return null;
+  return { kind: c.kind, fileSlug: name.slice(0, -'.md'.length) };
+}
+
+/** The website address (path) of a collection item; pages pass their own `path`. */
+export function sitePath(kind: CollectionKind, slug: string, pagePath?: string): string {
+  const prefix = collectionOf(kind).sitePrefix;
+  if (prefix === null) return pagePath ?? '/';
+  return `${prefix}${slug}/`;
+}

@@ -1,0 +1,151 @@
+/**
+ * Stage 5 (pure): the catalog → every output file, keyed by its path under dist/. JSON files
+ * carry the name of the schema they must satisfy; the next stage checks them all.
+ */
+import type { Bundle } from '../../types/catalog/bundle.ts';
+import type { Index } from '../../types/catalog/index.ts';
+import type { Status } from '../../types/catalog/status.ts';
+import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml, type SitemapEntry } from './agent-files.ts';
+import { BUNDLED, ENDPOINTS } from './endpoints.ts';
+import { formatHeadersFile, headerRules } from './headers.ts';
+import { addressesOf, type Catalog } from './model.ts';
+import { openapiDocument } from './openapi.ts';
+import { schemaRegistry } from './schemas.ts';
+import { organization } from './organization.ts';
+import * as r from './resources.ts';
+import { API_PREFIX, API_VERSION, apiUrl, pageUrl, twinFile } from './site.ts';
+import { twinMarkdown } from './twins.ts';
+
+/** `schema: null` only for openapi.json, which follows the OpenAPI 3.1 schema (checked by the tests). */
+export type OutFile = { kind: 'json'; schema: string | null; value: unknown } | { kind: 'text'; text: string };
+export type Outputs = Map<string, OutFile>;
+
+export interface EmitOptions {
+  /** ISO date-time for `generated_at`; the caller derives it from SOURCE_DATE_EPOCH or the content. */
+  generatedAt: string;
+}
+
+const api = (rel: string): string => `${API_PREFIX.slice(1)}/${rel}`;
+const newest = (dates: readonly string[], fallback: string): string => dates.reduce((m, d) => (d > m ? d : m), dates.length ? '0000-00-00' : fallback);
+
+export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
+  const out: Outputs = new Map();
+  const json = (rel: string, schema: string | null, value: unknown): void => void out.set(api(rel), { kind: 'json', schema, value });
+  const list = (items: readonly unknown[]) => ({ count: items.length, items });
+  const sitemap: SitemapEntry[] = [];
+  const mapJson = (rel: string, lastmod: string): void => void sitemap.push({ loc: apiUrl(c.site, rel), lastmod });
+
+  const bySector = r.servicesBySector(c);
+  const services = c.services.map((d) => r.service(c, d));
+  const sectors = c.sectors.map((d) => r.sector(c, d, bySector));
+  const insights = c.insights.map((d) => r.insight(c, d));
+  const areas = c.areas.map((d) => r.area(c, d));
+  const indexable = r.indexableDocs(c);
+  const pages = indexable.map((d) => r.page(c, d));
+  const faqs = r.faqs(c);
+  const org = organization(c);
+
+  for (const [dir, items] of [['services', services], ['sectors', sectors], ['insights', insights]] as const) {
+    for (const item of items) {
+      json(`${dir}/${item.slug}.json`, dir.slice(0, -1), item);
+      mapJson(`${dir}/${item.slug}.json`, item.updated);
+    }
+  }
+  json('services.json', 'services-list', list(c.services.map((d) => r.serviceSummary(c, d))));
+  json('sectors.json', 'sectors-list', list(c.sectors.map((d) => r.sectorSummary(c, d))));
+  json('insights.json', 'insights-list', list(c.insights.map((d) => r.insightSummary(c, d))));
+  json('areas.json', 'areas-list', list(areas));
+  json('faqs.json', 'faqs-list', list(faqs));
+  json('pages.json', 'pages-list', list(pages));
+  json('organization.json', 'organization', org);
+  for (const [rel, items] of [['services.json', services], ['sectors.json', sectors], ['insights.json', insights], ['areas.json', areas], ['faqs.json', faqs], ['pages.json', pages]] as const) {
+    mapJson(rel, newest(items.map((i) => i.updated), c.updated));
+  }
+  mapJson('organization.json', org.updated);
+
+  const bundle: Bundle = {
+    api_version: API_VERSION, generated_at: opts.generatedAt,
+    url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'bundle.json'),
+    organization: org, services, sectors, coverage: areas, articles: insights, faqs, pages,
+  };
+  json('bundle.json', 'bundle', bundle);
+  json('status.json', 'status', status(c, opts, { services, sectors, areas, insights, faqs, pages }));
+  json('index.json', 'index', index(c, { services, sectors, areas, insights, faqs, pages }));
+  json('openapi.json', null, openapiDocument(c));
+  for (const rel of ['index.json', 'bundle.json', 'openapi.json']) mapJson(rel, c.updated);
+
+  const twins = new Map<string, string>();
+  for (const d of indexable) {
+    const at = addressesOf(c.site, d);
+    const text = twinMarkdown(c, d);
+    twins.set(at.path, text);
+    out.set(twinFile(at.path), { kind: 'text', text });
+    sitemap.push({ loc: at.url, lastmod: d.fm.updated });
+  }
+  out.set('llms.txt', { kind: 'text', text: llmsTxt(c) });
+  out.set('llms-full.txt', { kind: 'text', text: llmsFullTxt(c, twins) });
+  out.set('robots.txt', { kind: 'text', text: robotsTxt(c) });
+  // Pages first, then the JSON endpoints; each group in its own stable order.
+  sitemap.sort((a, b) => Number(a.loc.includes(API_PREFIX)) - Number(b.loc.includes(API_PREFIX)));
+  out.set('sitemap.xml', { kind: 'text', text: sitemapXml(sitemap) });
+  const textFiles = [...out.entries()].filter(([, f]) => f.kind === 'text').map(([p]) => p);
+  out.set('_headers', { kind: 'text', text: formatHeadersFile(headerRules(textFiles)) });
+  return out;
+}
+
+interface Totals {
+  services: unknown[];
+  sectors: unknown[];
+  areas: unknown[];
+  insights: unknown[];
+  faqs: unknown[];
+  pages: unknown[];
+}
+
+function status(c: Catalog, opts: EmitOptions, t: Totals): Status {
+  return {
+    status: 'ok', api_version: API_VERSION, content_updated: c.updated, generated_at: opts.generatedAt,
+    totals: { services: t.services.length, sectors: t.sectors.length, areas: t.areas.length, insights: t.insights.length, faqs: t.faqs.length, pages: t.pages.length },
+    url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'status.json'),
+  };
+}
+
+function index(c: Catalog, t: Totals): Index {
+  const totals: Record<string, number> = {
+    getOrganization: 1, listServices: t.services.length, listSectors: t.sectors.length, listAreas: t.areas.length,
+    listInsights: t.insights.length, listFaqs: t.faqs.length, listPages: t.pages.length,
+  };
+  const details = new Map(ENDPOINTS.filter((e) => e.slugOf).map((e) => [e.path.split('/')[1], e.path]));
+  const resources = ENDPOINTS.filter((e) => e.operationId in totals).map((e) => {
+    const name = e.path.slice(1, -'.json'.length);
+    const detail = details.get(name);
+    return {
+      name, operation_id: e.operationId, path: e.path, url: apiUrl(c.site, e.path.slice(1)),
+      total: totals[e.operationId] ?? 0, ...(detail ? { detail_path: detail } : {}),
+      schema: `openapi.json#/components/schemas/${String(schemaRegistry().schemas.get(e.schema)?.title ?? e.schema)}`,
+    };
+  });
+  // Counted from the files the bundle makes unnecessary, not written down: it follows the content.
+  const replaced = ENDPOINTS.filter((e) => BUNDLED.has(e.operationId));
+  const detailFiles = { service: t.services.length, sector: t.sectors.length, insight: t.insights.length };
+  const replacesRequests = replaced.reduce((n, e) => n + (e.slugOf ? detailFiles[e.slugOf] : 1), 0);
+  return {
+    api_version: API_VERSION,
+    name: c.organization.fm.name,
+    description: c.organization.fm.description,
+    site_url: pageUrl(c.site, '/'),
+    base_url: apiUrl(c.site, '').replace(/\/$/, ''),
+    url: pageUrl(c.site, '/'),
+    json_url: apiUrl(c.site, 'index.json'),
+    updated: c.updated,
+    resources,
+    bundle: { url: apiUrl(c.site, 'bundle.json'), replaces_requests: replacesRequests, replaces: replaced.map((e) => e.path) },
+    organization_json_ld: { location: 'organization.json#/json_ld', description: 'The organization as schema.org JSON-LD is embedded in organization.json under json_ld.' },
+    openapi_url: apiUrl(c.site, 'openapi.json'),
+    status_url: apiUrl(c.site, 'status.json'),
+    agent_files: {
+      llms_txt: pageUrl(c.site, '/llms.txt'), llms_full_txt: pageUrl(c.site, '/llms-full.txt'),
+      sitemap: pageUrl(c.site, '/sitemap.xml'), robots_txt: pageUrl(c.site, '/robots.txt'),
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Build problems as data. Every stage returns issues instead of throwing, so one build reports
+ * every broken file at once (editors fix everything in one pass, not one error per run).
+ */
+
+/** The closed set of problems a build can report; the code is what tests and tools key on. */
+export const ISSUE_CODES = {
+  unknown_file: 'is not where a content file can live',
+  missing_file: 'is required but missing',
+  yaml_error: 'has invalid YAML front matter',
+  not_an_object: 'front matter must be a mapping of fields',
+  missing_field: 'is required but missing',
+  unknown_field: 'is not a known field for this kind of content',
+  wrong_type: 'has the wrong type',
+  invalid_value: 'has an invalid value',
+  slug_mismatch: 'does not match the file name',
+  duplicate_slug: 'is already used by another file',
+  duplicate_path: 'is already the address of another page',
+  duplicate_faq: 'repeats a question already asked on this page',
+  dangling_reference: 'refers to something that does not exist',
+  output_invalid: 'emitted a file that does not match its schema',
+  invalid_config: 'is not a valid build setting',
+} as const;
+
+export type IssueCode = keyof typeof ISSUE_CODES;
+
+export interface Issue {
+  /** POSIX path of the file at fault, e.g. `content/services/meta-ads.md`. */
+  file: string;
+  /** Dotted path of the field at fault (`process_steps[2].title`), `(front matter)` or `body`. */
+  field: string;
+  code: IssueCode;
+  message: string;
+}
+
+export function issue(file: string, field: string, code: IssueCode, detail?: string): Issue {
+  return { file, field, code, message: detail ?? ISSUE_CODES[code] };
+}
+
+/** Sorted by file, then field, then message: the order is part of the output contract. */
+export function sortIssues(issues: readonly Issue[]): Issue[] {
+  return [...issues].sort(
+    (a, b) => cmp(a.file, b.file) || cmp(a.field, b.field) || cmp(a.message, b.message),
+  );
+}
+
+export function formatIssue(i: Issue): string {
+  return `${i.file}: ${i.field}: ${i.message} [${i.code}]`;
+}
+
+export function formatIssues(issues: readonly Issue[]): string {
+  const files = new Set(issues.map((i) => i.file)).size;
+  const lines = sortIssues(issues).map((i) => `  ${formatIssue(i)}`);
+  const noun = issues.length === 1 ? 'problem' : 'problems';
+  return [`Build failed: ${issues.length} ${noun} in ${files} file(s):`, ...lines].join('\n');
+}
+
+/** Code-point comparison: locale-independent, so the order is the same on every machine. */
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

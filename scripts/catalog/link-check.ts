@@ -1,0 +1,118 @@
+/**
+ * Stage 4 (pure): whole-set checks that no single file can make on its own: duplicate slugs and
+ * page addresses, references to slugs or pages that do not exist, and site links in bodies.
+ * Everything is looked up in maps built once, so the cost grows with the content, not its square.
+ */
+import { sitePath, type CollectionKind } from './collections.ts';
+import { issue, type Issue } from './issues.ts';
+import type { CollectionDoc, Doc } from './validate.ts';
+
+/** A slug the build knows of but leaves out (a draft), so references to it can say why. */
+export interface DraftRef {
+  kind: CollectionKind;
+  slug: string;
+  file: string;
+}
+
+interface RefRule {
+  from: Doc['kind'];
+  field: string;
+  to: CollectionKind;
+  read(doc: Doc): readonly string[] | undefined;
+}
+
+/** Every slug reference in the content contract, as data. */
+const REF_RULES: readonly RefRule[] = [
+  { from: 'service', field: 'related_services', to: 'service', read: (d) => (d.kind === 'service' ? d.fm.related_services : undefined) },
+  { from: 'service', field: 'sectors', to: 'sector', read: (d) => (d.kind === 'service' ? d.fm.sectors : undefined) },
+  { from: 'sector', field: 'related_services', to: 'service', read: (d) => (d.kind === 'sector' ? d.fm.related_services : undefined) },
+  { from: 'sector', field: 'related_insights', to: 'insight', read: (d) => (d.kind === 'sector' ? d.fm.related_insights : undefined) },
+  { from: 'insight', field: 'related_services', to: 'service', read: (d) => (d.kind === 'insight' ? d.fm.related_services : undefined) },
+  { from: 'insight', field: 'related_sectors', to: 'sector', read: (d) => (d.kind === 'insight' ? d.fm.related_sectors : undefined) },
+  { from: 'area', field: 'services_available', to: 'service', read: (d) => (d.kind === 'area' ? d.fm.services_available : undefined) },
+  { from: 'organization', field: 'coverage', to: 'area', read: (d) => (d.kind === 'organization' ? d.fm.coverage : undefined) },
+];
+
+export function docSitePath(doc: CollectionDoc): string {
+  return sitePath(doc.kind, doc.fm.slug, doc.kind === 'page' ? doc.fm.path : undefined);
+}
+
+/**
+ * `present` holds `kind:slug` keys of files that exist but failed validation: references to them
+ * are not reported again as dangling (their own issues already stop the build).
+ */
+export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [], present: ReadonlySet<string> = new Set()): Issue[] {
+  const issues: Issue[] = [];
+  const slugs = new Map<string, string>(); // `${kind}:${slug}` → file
+  const paths = new Map<string, string>(); // site path → file
+  const draftKeys = new Map(drafts.map((d) => [`${d.kind}:${d.slug}`, d.file]));
+  const ordered = [...docs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  let organizations = 0;
+
+  for (const doc of ordered) {
+    if (doc.kind === 'organization') {
+      organizations += 1;
+      continue;
+    }
+    const key = `${doc.kind}:${doc.fm.slug}`;
+    const owner = slugs.get(key);
+    if (owner) issues.push(issue(doc.file, 'slug', 'duplicate_slug', `"${doc.fm.slug}" is already used by ${owner}`));
+    else slugs.set(key, doc.file);
+    const where = docSitePath(doc);
+    const pathOwner = paths.get(where);
+    if (pathOwner && !owner) {
+      issues.push(issue(doc.file, doc.kind === 'page' ? 'path' : 'slug', 'duplicate_path', `${where} is already the address of ${pathOwner}`));
+    } else if (!pathOwner) paths.set(where, doc.file);
+    issues.push(...checkFaqs(doc));
+  }
+  if (organizations === 0) issues.push(issue('content/organization.md', '(file)', 'missing_file'));
+
+  for (const doc of ordered) {
+    for (const rule of REF_RULES) {
+      if (rule.from !== doc.kind) continue;
+      (rule.read(doc) ?? []).forEach((slug, i) => {
+        const key = `${rule.to}:${slug}`;
+        if (slugs.has(key) || present.has(key)) return;
+        const draft = draftKeys.get(key);
+        const why = draft
+          ? `refers to ${rule.to} "${slug}", which is a draft (${draft}) and left out of the output`
+          : `refers to ${rule.to} "${slug}", which does not exist`;
+        issues.push(issue(doc.file, `${rule.field}[${i}]`, 'dangling_reference', why));
+      });
+    }
+    if (doc.kind === 'organization' && !paths.has(doc.fm.contact.contact_page)) {
+      issues.push(issue(doc.file, 'contact.contact_page', 'dangling_reference',
+        `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path`));
+    }
+    for (const target of siteLinks(doc.body)) {
+      if (!paths.has(target)) {
+        issues.push(issue(doc.file, 'body', 'dangling_reference', `links to ${target}, which is not a page of the site`));
+      }
+    }
+  }
+  return issues;
+}
+
+function checkFaqs(doc: CollectionDoc): Issue[] {
+  const seen = new Set<string>();
+  const out: Issue[] = [];
+  (doc.fm.faqs ?? []).forEach((faq, i) => {
+    const q = faq.question.trim().toLowerCase();
+    if (seen.has(q)) out.push(issue(doc.file, `faqs[${i}].question`, 'duplicate_faq'));
+    seen.add(q);
+  });
+  return out;
+}
+
+/**
+ * Site-relative links to pages in the body (`[x](/servicios/meta-ads/)`), without #fragment or
+ * ?query. Only folder-style paths are pages; links to files (`/logo.png`) are not checked.
+ */
+export function siteLinks(body: string): string[] {
+  const out = new Set<string>();
+  for (const m of body.matchAll(/\]\((\/[^)\s]*)\)/g)) {
+    const target = (m[1] ?? '').replace(/[?#].*$/, '');
+    if (target.endsWith('/') && !target.startsWith('//')) out.add(target);
+  }
+  return [...out].sort();
+}

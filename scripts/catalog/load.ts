@@ -1,0 +1,30 @@
+/**
+ * Stage 1 (I/O): find the content files and read their bytes. Everything after this stage is
+ * pure until `write`.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { mapLimit } from './concurrency.ts';
+
+export interface SourceFile {
+  /** POSIX path as published in provenance: `content/<relative path>`. */
+  file: string;
+  /** Path relative to the content folder, POSIX. */
+  rel: string;
+  bytes: Buffer;
+}
+
+/** Read concurrency: enough to keep the disk busy without opening thousands of handles. */
+const READ_CONCURRENCY = 64;
+
+export async function loadContent(contentDir: string): Promise<SourceFile[]> {
+  // README.md at the top documents the contract for editors; it is not content.
+  const rels = await fg('**/*.md', { cwd: contentDir, ignore: ['README.md'], dot: false, onlyFiles: true });
+  rels.sort();
+  return mapLimit(rels, READ_CONCURRENCY, async (rel) => ({
+    file: `content/${rel}`,
+    rel,
+    bytes: await readFile(path.join(contentDir, rel)),
+  }));
+}

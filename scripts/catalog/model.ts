@@ -1,0 +1,83 @@
+/**
+ * The validated content, grouped and in its published order, with the lookups every emitter
+ * needs. Built once per build; emitters only read it.
+ */
+import { cmp } from './issues.ts';
+import { docSitePath } from './link-check.ts';
+import { apiUrl, markdownUrl, pageUrl, type Site } from './site.ts';
+import type { AreaDoc, CollectionDoc, Doc, InsightDoc, OrganizationDoc, PageDoc, SectorDoc, ServiceDoc } from './validate.ts';
+import type { ResourceLink } from '../../types/catalog/defs.ts';
+
+/** Service lines in the order the website shows them. */
+export const SERVICE_LINES = ['captacion', 'sistemas'] as const;
+
+export interface Catalog {
+  site: Site;
+  organization: OrganizationDoc;
+  services: ServiceDoc[];
+  sectors: SectorDoc[];
+  insights: InsightDoc[];
+  areas: AreaDoc[];
+  /** All published pages, indexable or not (the contact page may be either). */
+  pages: PageDoc[];
+  /** Newest `updated` in the content: the catalog's own date. */
+  updated: string;
+  link(kind: 'service' | 'sector' | 'insight', slug: string): ResourceLink;
+  area(slug: string): AreaDoc;
+}
+
+const bySlug = <T extends CollectionDoc>(a: T, b: T): number => cmp(a.fm.slug, b.fm.slug);
+
+export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
+  const pick = <K extends Doc['kind']>(kind: K) => docs.filter((d): d is Extract<Doc, { kind: K }> => d.kind === kind);
+  const organization = pick('organization')[0];
+  if (!organization) throw new Error('buildCatalog needs the organization (link-check reports it missing)');
+  const services = pick('service').sort(
+    (a, b) => SERVICE_LINES.indexOf(a.fm.service_line) - SERVICE_LINES.indexOf(b.fm.service_line) || a.fm.order - b.fm.order || bySlug(a, b),
+  );
+  // Newest first, as a blog lists them; the slug breaks ties so the order never depends on input order.
+  const insights = pick('insight').sort((a, b) => cmp(b.fm.published, a.fm.published) || bySlug(a, b));
+  const catalog = {
+    site,
+    organization,
+    services,
+    sectors: pick('sector').sort(bySlug),
+    insights,
+    areas: pick('area').sort(bySlug),
+    pages: pick('page').sort(bySlug),
+    updated: docs.reduce((max, d) => (d.fm.updated > max ? d.fm.updated : max), '0000-00-00'),
+  };
+  const links = new Map<string, ResourceLink>();
+  for (const doc of [...catalog.services, ...catalog.sectors, ...catalog.insights]) {
+    links.set(`${doc.kind}:${doc.fm.slug}`, {
+      slug: doc.fm.slug,
+      title: doc.fm.title,
+      url: pageUrl(site, docSitePath(doc)),
+      json_url: apiUrl(site, `${doc.kind}s/${doc.fm.slug}.json`),
+    });
+  }
+  const areas = new Map(catalog.areas.map((a) => [a.fm.slug, a]));
+  return {
+    ...catalog,
+    link(kind, slug) {
+      const found = links.get(`${kind}:${slug}`);
+      if (!found) throw new Error(`unresolved ${kind} ${slug} (link-check should have caught it)`);
+      return found;
+    },
+    area(slug) {
+      const found = areas.get(slug);
+      if (!found) throw new Error(`unresolved area ${slug} (link-check should have caught it)`);
+      return found;
+    },
+  };
+}
+
+/** The absolute addresses of a collection item: page, Markdown twin and (if any) its JSON. */
+export function addressesOf(site: Site, doc: CollectionDoc): { path: string; url: string; markdown_url: string } {
+  const path = docSitePath(doc);
+  return { path, url: pageUrl(site, path), markdown_url: markdownUrl(site, path) };
+}
+
+export function sourceOf(doc: Doc): { path: string; sha256: string } {
+  return { path: doc.file, sha256: doc.sha256 };
+}

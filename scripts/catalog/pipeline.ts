@@ -1,0 +1,114 @@
+/**
+ * The build: load → parse → validate → link-check → emit → check outputs → write atomically.
+ * Each stage is its own module; this file only wires them and decides when to stop. Any issue
+ * stops the build before `write`, so the previous dist/ is left untouched.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { checkOutputs } from './check-output.ts';
+import { emitCatalog, type Outputs } from './emit.ts';
+import { issue, sortIssues, type Issue } from './issues.ts';
+import { checkLinks, type DraftRef } from './link-check.ts';
+import { loadContent } from './load.ts';
+import { buildCatalog as assembleCatalog } from './model.ts';
+import { parseSource, type ParsedDoc } from './parse.ts';
+import { createSite, type Site } from './site.ts';
+import { validateDoc, type Doc } from './validate.ts';
+import { writeAtomically } from './write.ts';
+
+export interface BuildOptions {
+  contentDir: string;
+  outDir: string;
+  /** Base address of the website; defaults to the organization's own site. */
+  siteUrl?: string;
+  log?: (line: string) => void;
+  /** Seconds since the epoch for `generated_at` (reproducible builds); defaults to env SOURCE_DATE_EPOCH. */
+  sourceDateEpoch?: string;
+}
+
+export type BuildResult = { ok: true; files: number; bytes: number; ms: number } | { ok: false; issues: Issue[] };
+
+export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const log = options.log ?? (() => {});
+  const fail = (issues: Issue[]): BuildResult => ({ ok: false, issues: sortIssues(issues) });
+
+  let site: Site;
+  try {
+    site = createSite(options.siteUrl);
+  } catch (error) {
+    return fail([issue('(config)', 'site_url', 'invalid_config', (error as Error).message)]);
+  }
+  const epoch = options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH;
+  if (epoch !== undefined && epoch !== '' && !/^\d+$/.test(epoch)) {
+    return fail([issue('(config)', 'SOURCE_DATE_EPOCH', 'invalid_config', `"${epoch}" is not a number of seconds`)]);
+  }
+  if (!(await isDirectory(options.contentDir))) {
+    return fail([issue('content/', '(folder)', 'missing_file', `content folder ${options.contentDir} does not exist`)]);
+  }
+
+  const checked = checkContent(await loadContent(options.contentDir), log);
+  if (checked.issues.length > 0) return fail(checked.issues);
+
+  const catalog = assembleCatalog(checked.docs, site);
+  const generatedAt = epoch ? new Date(Number(epoch) * 1000).toISOString() : `${catalog.updated}T00:00:00.000Z`;
+  const outputs = emitCatalog(catalog, { generatedAt });
+  const outputIssues = checkOutputs(outputs);
+  if (outputIssues.length > 0) return fail(outputIssues);
+
+  const written = await writeAtomically(options.outDir, serialize(outputs));
+  const ms = Math.round(performance.now() - started);
+  log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
+  return { ok: true, files: written.files, bytes: written.bytes, ms };
+}
+
+/** The pure middle of the build: parse, drop drafts, validate, link-check. */
+export function checkContent(
+  sources: Parameters<typeof parseSource>[0][],
+  log: (line: string) => void = () => {},
+): { docs: Doc[]; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const docs: Doc[] = [];
+  const drafts: DraftRef[] = [];
+  const present = new Set<string>();
+  for (const src of sources) {
+    const parsed = parseSource(src);
+    issues.push(...parsed.issues);
+    if (!parsed.doc) continue;
+    if (parsed.doc.data.draft === true) {
+      log(`Draft left out of every output: ${parsed.doc.file}`);
+      if (parsed.doc.kind !== 'organization') drafts.push({ kind: parsed.doc.kind, slug: slugOf(parsed.doc), file: parsed.doc.file });
+      continue;
+    }
+    const valid = validateDoc(parsed.doc);
+    issues.push(...valid.issues);
+    if (valid.doc) docs.push(valid.doc);
+    else if (parsed.doc.kind !== 'organization') present.add(`${parsed.doc.kind}:${slugOf(parsed.doc)}`);
+  }
+  issues.push(...checkLinks(docs, drafts, present));
+  return { docs, issues };
+}
+
+function slugOf(doc: ParsedDoc): string {
+  return typeof doc.data.slug === 'string' ? doc.data.slug : doc.fileSlug;
+}
+
+/** One stringify per file, two-space indented for people reading it, newline-terminated. */
+function serialize(outputs: Outputs): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const rel of [...outputs.keys()].sort()) {
+    const out = outputs.get(rel);
+    if (!out) continue;
+    files.set(rel, Buffer.from(out.kind === 'json' ? `${JSON.stringify(out.value, null, 2)}\n` : out.text, 'utf8'));
+  }
+  return files;
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
