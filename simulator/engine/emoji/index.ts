@@ -40,8 +40,17 @@ for (const [name, code] of Object.entries(ZULIP_EXTRA_NAMES)) {
   if (!nameToCode.has(name) && codeToName.has(code)) nameToCode.set(name, code);
 }
 
-/** Zulip's extra emoji set: on the wire its reaction_type is `zulip_extra_emoji`. */
-export const EXTRA_EMOJI_TYPE: ReactionType = 'zulip_extra_emoji';
+/**
+ * Zulip's extra emoji set. The specification's wire name for its reaction_type is
+ * `service_extra_emoji` (the specification wins over Zulip's `zulip_extra_emoji`, which
+ * normalizeReactionType still accepts from clients written against Zulip).
+ */
+export const EXTRA_EMOJI_TYPE: ReactionType = 'service_extra_emoji';
+export const ZULIP_EXTRA_EMOJI_TYPE = 'zulip_extra_emoji';
+
+export function normalizeReactionType(type: string): string {
+  return type === ZULIP_EXTRA_EMOJI_TYPE ? EXTRA_EMOJI_TYPE : type;
+}
 export const EXTRA_EMOJI: ReadonlyMap<string, string> = new Map([['zulip', 'zulip']]);
 
 export function unicodeCodeForName(name: string): string | undefined {

@@ -39,7 +39,11 @@ export const FLAG_ORDER: readonly StoredFlag[] = [
   'historical',
 ];
 
-export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'zulip_extra_emoji';
+/**
+ * Wire values of reaction_type. The specification names Zulip's extra emoji set
+ * `service_extra_emoji` (Zulip itself says `zulip_extra_emoji`, accepted as input too).
+ */
+export type ReactionType = 'unicode_emoji' | 'realm_emoji' | 'service_extra_emoji';
 
 export interface StoredReaction {
   emojiName: string;

@@ -1,0 +1,211 @@
+// Reading messages: GET /messages (anchor + window over a narrow), GET /messages/{id} and
+// GET /messages/matches_narrow (zerver/views/message_fetch.py, zerver/lib/narrow.py).
+import { ChatError } from '../errors.ts';
+import type { Engine } from '../engine.ts';
+import { escapeHtml } from '../markdown/index.ts';
+import { compileNarrow, highlightHtml, type CompiledNarrow } from '../narrow/compile.ts';
+import type { NarrowTerm } from '../narrow/parse.ts';
+import type { UserRecord } from '../state.ts';
+import { viewerFlagBits } from './access.ts';
+import { apiFlags, displayTopic, formatMessage, type FormatOptions } from './format.ts';
+import { FLAG_BITS, getMessage, lowerBound, type StoredMessage } from './store.ts';
+
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+export interface GetMessagesParams extends FormatOptions {
+  anchor: string | undefined;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  /** Whether include_anchor was sent at all (for the message_ids combination check). */
+  includeAnchorSent: boolean;
+  narrow: NarrowTerm[];
+  messageIds: number[] | undefined;
+  useFirstUnreadAnchor: boolean;
+}
+
+type Anchor = number | 'first_unread';
+
+/** Zulip's parse_anchor_value. */
+export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): Anchor {
+  if (useFirstUnread) return 'first_unread';
+  if (raw === undefined) throw ChatError.badRequest("Missing 'anchor' argument.");
+  if (raw === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
+  if (raw === 'oldest') return 0;
+  if (raw === 'first_unread') return 'first_unread';
+  if (!/^\s*[+-]?\d+\s*$/.test(raw)) throw ChatError.badRequest('Invalid anchor');
+  const n = Number(raw.trim());
+  if (n < 0) return 0;
+  return Math.min(n, LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+interface Hit {
+  message: StoredMessage;
+  bits: number;
+}
+
+/** Walk a sorted id list from `start` in direction `step`, yielding readable, matching messages. */
+function* walk(engine: Engine, viewer: UserRecord | undefined, narrow: CompiledNarrow, start: number, step: 1 | -1): Generator<Hit> {
+  const store = engine.state.messages;
+  const ids = narrow.candidates;
+  const length = ids ? ids.length : store.messages.length;
+  for (let i = start; i >= 0 && i < length; i += step) {
+    const message = ids ? getMessage(store, ids[i]!) : store.messages[i];
+    if (!message) continue;
+    const bits = viewerFlagBits(engine, viewer, message);
+    if (bits === undefined) continue;
+    if (!narrow.includeHistory && (bits & FLAG_BITS.historical) !== 0) continue;
+    if (narrow.test(message, bits)) yield { message, bits };
+  }
+}
+
+/** Index of the first candidate with id >= `id`. */
+function positionOf(engine: Engine, narrow: CompiledNarrow, id: number): number {
+  if (narrow.candidates) return lowerBound(narrow.candidates, id);
+  const messages = engine.state.messages.messages;
+  let lo = 0;
+  let hi = messages.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (messages[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function firstUnread(engine: Engine, viewer: UserRecord | undefined, narrow: CompiledNarrow): number {
+  if (!viewer) return LARGER_THAN_MAX_MESSAGE_ID;
+  for (const hit of walk(engine, viewer, narrow, 0, 1)) {
+    if ((hit.bits & FLAG_BITS.read) === 0 && (hit.bits & FLAG_BITS.historical) === 0) return hit.message.id;
+  }
+  return LARGER_THAN_MAX_MESSAGE_ID;
+}
+
+function take(iterator: Iterator<Hit>, n: number): Hit[] {
+  const out: Hit[] = [];
+  while (out.length < n) {
+    const next = iterator.next();
+    if (next.done) break;
+    out.push(next.value);
+  }
+  return out;
+}
+
+export function renderHits(
+  engine: Engine,
+  viewer: UserRecord | undefined,
+  hits: Hit[],
+  narrow: CompiledNarrow,
+  options: FormatOptions,
+): Record<string, unknown>[] {
+  return hits.map(({ message, bits }) => {
+    const out = formatMessage(engine, message, viewer, options);
+    out.flags = apiFlags(bits);
+    if (narrow.isSearch) {
+      out.match_content = highlightHtml(message.renderedContent, narrow.searchWords);
+      out.match_subject = highlightHtml(escapeHtml(displayTopic(engine, message, options.allowEmptyTopicName)).replace(/&#39;/g, "'"), narrow.searchWords);
+    }
+    return out;
+  });
+}
+
+export function getMessages(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): Record<string, unknown> {
+  if (params.messageIds !== undefined) {
+    if (params.anchor !== undefined || params.numBefore || params.numAfter || params.includeAnchorSent || params.useFirstUnreadAnchor) {
+      const parameters = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
+      throw ChatError.badRequest(`Unsupported parameter combination: ${parameters}`, { parameters });
+    }
+    const narrow = compileNarrow(engine, viewer, params.narrow);
+    const hits: Hit[] = [];
+    for (const id of [...new Set(params.messageIds)].sort((a, b) => a - b)) {
+      const message = getMessage(engine.state.messages, id);
+      if (!message) continue;
+      const bits = viewerFlagBits(engine, viewer, message);
+      if (bits === undefined || !narrow.test(message, bits)) continue;
+      hits.push({ message, bits });
+    }
+    return {
+      messages: renderHits(engine, viewer, hits, narrow, params),
+      found_anchor: false,
+      found_oldest: false,
+      found_newest: false,
+      history_limited: false,
+    };
+  }
+
+  const anchorValue = parseAnchor(params.anchor, params.useFirstUnreadAnchor);
+  const { numBefore, numAfter, includeAnchor } = params;
+  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+    throw ChatError.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  }
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
+    throw ChatError.badRequest('The anchor can only be excluded at an end of the range');
+  }
+  const narrow = compileNarrow(engine, viewer, params.narrow);
+  const anchor = anchorValue === 'first_unread' ? firstUnread(engine, viewer, narrow) : anchorValue;
+  const anchoredToLeft = anchor === 0;
+  const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+
+  const pos = positionOf(engine, narrow, anchor);
+  const before = take(walk(engine, viewer, narrow, pos - 1, -1), numBefore).reverse();
+  let anchorHits: Hit[] = [];
+  let after: Hit[] = [];
+  if (!anchoredToRight) {
+    const forward = walk(engine, viewer, narrow, pos, 1);
+    const first = take(forward, 1);
+    if (first[0] && first[0].message.id === anchor) {
+      if (includeAnchor) anchorHits = first;
+      after = take(forward, numAfter);
+    } else {
+      after = [...first, ...take(forward, Math.max(0, numAfter - 1))].slice(0, numAfter);
+    }
+  }
+  const hits = [...before, ...anchorHits, ...after];
+  return {
+    messages: renderHits(engine, viewer, hits, narrow, params),
+    anchor,
+    found_anchor: anchorHits.length === 1,
+    found_oldest: anchoredToLeft || before.length < numBefore,
+    found_newest: anchoredToRight || after.length < numAfter,
+    history_limited: false,
+  };
+}
+
+export function accessMessage(engine: Engine, viewer: UserRecord | undefined, id: number): { message: StoredMessage; bits: number } {
+  const message = getMessage(engine.state.messages, id);
+  const bits = message ? viewerFlagBits(engine, viewer, message) : undefined;
+  if (!message || bits === undefined) throw ChatError.badRequest('Invalid message(s)');
+  return { message, bits };
+}
+
+export function getSingleMessage(
+  engine: Engine,
+  viewer: UserRecord | undefined,
+  id: number,
+  options: Omit<FormatOptions, 'clientGravatar'>,
+): Record<string, unknown> {
+  const { message, bits } = accessMessage(engine, viewer, id);
+  const formatted = formatMessage(engine, message, viewer, { ...options, clientGravatar: true });
+  formatted.flags = apiFlags(bits);
+  return { raw_content: message.content, message: formatted };
+}
+
+/** GET /messages/matches_narrow: only messages the viewer received are considered. */
+export function matchesNarrow(engine: Engine, viewer: UserRecord, msgIds: number[], terms: NarrowTerm[]): Record<string, unknown> {
+  const narrow = compileNarrow(engine, viewer, terms);
+  const out: Record<string, { match_content: string; match_subject: string }> = {};
+  for (const id of [...new Set(msgIds)].sort((a, b) => a - b)) {
+    const message = getMessage(engine.state.messages, id);
+    if (!message) continue;
+    const bits = viewerFlagBits(engine, viewer, message);
+    if (bits === undefined || (bits & FLAG_BITS.historical) !== 0) continue;
+    if (!narrow.test(message, bits)) continue;
+    const subject = escapeHtml(displayTopic(engine, message, false)).replace(/&#39;/g, "'");
+    out[String(id)] = {
+      match_content: narrow.isSearch ? highlightHtml(message.renderedContent, narrow.searchWords) : message.renderedContent,
+      match_subject: narrow.isSearch ? highlightHtml(subject, narrow.searchWords) : subject,
+    };
+  }
+  return { messages: out };
+}

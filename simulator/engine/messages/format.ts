@@ -1,0 +1,87 @@
+// A stored message in the API's Message shape (spec "Message" table, reference §5.1), as one
+// viewer sees it.
+import { apiEmailFor, avatarUrl, type Engine } from '../engine.ts';
+import { topicLinks } from '../markdown/index.ts';
+import type { UserRecord } from '../state.ts';
+import { flagNames, FLAG_BITS, type StoredMessage } from './store.ts';
+
+export interface FormatOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+export const DEFAULT_FORMAT: FormatOptions = { applyMarkdown: true, clientGravatar: true, allowEmptyTopicName: false };
+
+interface Linkifier {
+  pattern: string;
+  url_template: string;
+}
+
+function realmLinkifiers(engine: Engine): Linkifier[] {
+  // Linkifiers are optional realm data (core may add them to the realm); none means no topic links.
+  const realm = engine.state.realm as unknown as { linkifiers?: Linkifier[] };
+  return Array.isArray(realm.linkifiers) ? realm.linkifiers : [];
+}
+
+export function displayTopic(engine: Engine, message: StoredMessage, allowEmptyTopicName: boolean): string {
+  if (message.streamId !== null && message.topic === '' && !allowEmptyTopicName) {
+    return engine.state.realm.realm_empty_topic_display_name;
+  }
+  return message.topic;
+}
+
+/** The `flags` list Zulip returns: stored flags plus the deprecated `wildcard_mentioned`. */
+export function apiFlags(bits: number): string[] {
+  const names = flagNames(bits);
+  if ((bits & (FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0) {
+    names.push('wildcard_mentioned');
+  }
+  return names;
+}
+
+export function formatMessage(
+  engine: Engine,
+  message: StoredMessage,
+  viewer: UserRecord | undefined,
+  options: FormatOptions,
+): Record<string, unknown> {
+  const state = engine.state;
+  const sender = state.users.get(message.senderId)!;
+  const out: Record<string, unknown> = {
+    id: message.id,
+    sender_id: sender.id,
+    content: options.applyMarkdown ? message.renderedContent : message.content,
+    recipient_id: message.recipientId,
+    timestamp: message.timestamp,
+    client: message.client,
+    subject: displayTopic(engine, message, options.allowEmptyTopicName),
+    topic_links: message.streamId === null ? [] : topicLinks(message.topic, realmLinkifiers(engine)),
+    is_me_message: message.isMeMessage,
+    reactions: (message.reactions ?? []).map((r) => ({
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+      user_id: r.userId,
+    })),
+    submessages: [],
+    sender_full_name: sender.full_name,
+    sender_email: apiEmailFor(engine, viewer, sender),
+    sender_realm_str: state.realm.string_id,
+    display_recipient: displayRecipient(engine, message, viewer),
+    type: message.streamId === null ? 'private' : 'stream',
+    avatar_url: avatarUrl(engine, sender, { clientGravatar: options.clientGravatar, viewer }),
+    content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
+  };
+  if (message.streamId !== null) out.stream_id = message.streamId;
+  if (message.lastEditTimestamp !== null) out.last_edit_timestamp = message.lastEditTimestamp;
+  return out;
+}
+
+function displayRecipient(engine: Engine, message: StoredMessage, viewer: UserRecord | undefined): unknown {
+  if (message.streamId !== null) return engine.state.streams.get(message.streamId)?.name ?? '';
+  return (message.dmUserIds ?? []).map((id) => {
+    const user = engine.state.users.get(id)!;
+    return { id: user.id, email: apiEmailFor(engine, viewer, user), full_name: user.full_name, is_mirror_dummy: false };
+  });
+}

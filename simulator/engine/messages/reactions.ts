@@ -1,0 +1,122 @@
+// Emoji reactions (zerver/views/reactions.py, zerver/actions/reactions.py). Adding with the code
+// and type of an existing reaction is a vote and takes that reaction's name; otherwise the
+// name/code/type triple is validated. Removing never validates the emoji, only looks it up.
+import { ChatError } from '../errors.ts';
+import { effect, outcome, type Outcome } from '../events.ts';
+import { apiEmailFor, subscribersOf, type Engine } from '../engine.ts';
+import {
+  EXTRA_EMOJI,
+  findRealmEmojiById,
+  isKnownUnicodeCode,
+  normalizeReactionType,
+  resolveEmojiName,
+  unicodeCodeForName,
+} from '../emoji/index.ts';
+import type { UserRecord } from '../state.ts';
+import { canAccessStreamHistory } from './access.ts';
+import { accessMessage } from './fetch.ts';
+import { FLAG_BITS, rowUserIds, setUserFlagBits, type ReactionType, type StoredMessage } from './store.ts';
+
+export interface ReactionParams {
+  emojiName: string | undefined;
+  emojiCode: string | undefined;
+  reactionType: string | undefined;
+}
+
+function emojiData(engine: Engine, name: string): { emojiCode: string; reactionType: ReactionType } {
+  const resolved = resolveEmojiName(engine.state.realm.emoji, name);
+  if (!resolved) throw ChatError.badRequest(`Emoji '${name}' does not exist`);
+  return resolved;
+}
+
+/** Zulip's check_emoji_request, for a reaction nobody has made yet. */
+function checkEmojiRequest(engine: Engine, name: string, code: string, type: string): void {
+  if (type === 'realm_emoji') {
+    const emoji = findRealmEmojiById(engine.state.realm.emoji, code);
+    if (!emoji) throw ChatError.badRequest('Invalid custom emoji.');
+    if (emoji.name !== name) throw ChatError.badRequest('Invalid custom emoji name.');
+    if (emoji.deactivated) throw ChatError.badRequest('This custom emoji has been deactivated.');
+  } else if (type === 'service_extra_emoji') {
+    if (!EXTRA_EMOJI.has(code)) throw ChatError.badRequest('Invalid emoji code');
+    if (name !== code) throw ChatError.badRequest('Invalid emoji name.');
+  } else if (type === 'unicode_emoji') {
+    if (!isKnownUnicodeCode(code)) throw ChatError.badRequest('Invalid emoji code');
+    if (unicodeCodeForName(name) !== code) throw ChatError.badRequest('Invalid emoji name.');
+  } else {
+    throw ChatError.badRequest('Invalid emoji type.');
+  }
+}
+
+/** Who hears about a reaction: everyone who received the message, plus, for channel messages, subscribers who can read its history. */
+function reactionAudience(engine: Engine, message: StoredMessage): number[] {
+  const users = new Set(rowUserIds(message));
+  if (message.streamId !== null) {
+    const stream = engine.state.streams.get(message.streamId);
+    if (stream) {
+      for (const id of subscribersOf(engine, stream.id)) {
+        const user = engine.state.users.get(id);
+        if (user && canAccessStreamHistory(engine, user, stream)) users.add(id);
+      }
+    }
+  }
+  return [...users];
+}
+
+function reactionEvent(engine: Engine, op: 'add' | 'remove', user: UserRecord, message: StoredMessage, name: string, code: string, type: string) {
+  return effect(
+    {
+      type: 'reaction',
+      op,
+      user_id: user.id,
+      user: { user_id: user.id, email: apiEmailFor(engine, undefined, user), full_name: user.full_name },
+      message_id: message.id,
+      emoji_name: name,
+      emoji_code: code,
+      reaction_type: type,
+    },
+    reactionAudience(engine, message),
+  );
+}
+
+export function addReaction(engine: Engine, user: UserRecord, messageId: number, params: ReactionParams): Outcome<Record<string, never>> {
+  const { message, bits } = accessMessage(engine, user, messageId);
+  const name = params.emojiName ?? '';
+  let code = params.emojiCode;
+  let type = params.reactionType === undefined ? undefined : normalizeReactionType(params.reactionType);
+  if (code === undefined || type === undefined) {
+    const data = emojiData(engine, name);
+    code ??= data.emojiCode;
+    type ??= data.reactionType;
+  }
+  const reactions = message.reactions ?? [];
+  if (reactions.some((r) => r.userId === user.id && r.emojiCode === code && r.reactionType === type)) {
+    throw new ChatError('REACTION_ALREADY_EXISTS', 'Reaction already exists.');
+  }
+  const existing = reactions.find((r) => r.emojiCode === code && r.reactionType === type);
+  let emojiName = name;
+  if (existing) emojiName = existing.emojiName;
+  else checkEmojiRequest(engine, name, code, type);
+
+  // Reacting to a message one never received creates a historical UserMessage row, as in Zulip.
+  if ((bits & FLAG_BITS.historical) !== 0) setUserFlagBits(engine.state.messages, message, user.id, bits);
+  message.reactions = [...reactions, { emojiName, emojiCode: code, reactionType: type as ReactionType, userId: user.id }];
+  return outcome({}, [reactionEvent(engine, 'add', user, message, emojiName, code, type)]);
+}
+
+export function removeReaction(engine: Engine, user: UserRecord, messageId: number, params: ReactionParams): Outcome<Record<string, never>> {
+  const { message } = accessMessage(engine, user, messageId);
+  const type = normalizeReactionType(params.reactionType ?? 'unicode_emoji');
+  let code = params.emojiCode;
+  if (code === undefined) {
+    if (params.emojiName === undefined) {
+      throw ChatError.badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
+    }
+    code = emojiData(engine, params.emojiName).emojiCode;
+  }
+  const reactions = message.reactions ?? [];
+  const index = reactions.findIndex((r) => r.userId === user.id && r.emojiCode === code && r.reactionType === type);
+  if (index < 0) throw new ChatError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
+  const [removed] = reactions.splice(index, 1);
+  message.reactions = reactions.length > 0 ? reactions : null;
+  return outcome({}, [reactionEvent(engine, 'remove', user, message, removed!.emojiName, code, type)]);
+}

@@ -1,0 +1,347 @@
+// Sending a message (POST /messages; zerver/views/message_send.py + zerver/actions/message_send.py):
+// check* resolves and validates the addressee, topic and content; do* renders, stores the message
+// with a UserMessage row per recipient and returns the `message` events.
+import { ChatError } from '../errors.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events.ts';
+import {
+  getStreamById,
+  getStreamByName,
+  getUser,
+  getUserByEmail,
+  isAdmin,
+  isGuest,
+  isSubscribed,
+  nowSeconds,
+  subscribersOf,
+  type Engine,
+} from '../engine.ts';
+import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
+import { nextId, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from '../state.ts';
+import { groupMemberIds, messageRenderContext } from './context.ts';
+import { apiFlags, DEFAULT_FORMAT, formatMessage } from './format.ts';
+import { appendMessage, dmKey, FLAG_BITS, topicKey, type StoredMessage } from './store.ts';
+
+export interface SendParams {
+  type: string;
+  /** Raw `to` as sent (a name, an id, JSON, or comma-separated emails). */
+  to: string | undefined;
+  topic: string | undefined;
+  content: string;
+  client: string;
+  readBySender?: boolean | undefined;
+  queueId?: string | undefined;
+  localId?: string | undefined;
+  /** Fixture seeding only: the message's own timestamp instead of the clock. */
+  timestamp?: number | undefined;
+}
+
+export type Addressee =
+  | { kind: 'stream'; stream: StreamRecord; topic: string }
+  | { kind: 'direct'; users: UserRecord[] };
+
+export interface CheckedSend {
+  sender: UserRecord;
+  addressee: Addressee;
+  content: string;
+  client: string;
+  readBySender: boolean;
+  queueId: string | undefined;
+  localId: string | undefined;
+  timestamp: number;
+}
+
+const TRUNCATION_MARKER = '\n[message truncated]';
+
+/** Clients whose messages start out read for their sender (zerver/models/clients.py). */
+const READ_BY_SENDER_CLIENTS = new Set(
+  ['website', 'ZulipAndroid', 'ZulipiOS', 'ZulipDesktop', 'ZulipMobile', 'ZulipElectron', 'ZulipTerminal', 'snipe', 'ios', 'android'].map((c) =>
+    c.toLowerCase(),
+  ),
+);
+
+export function defaultReadBySender(client: string): boolean {
+  return READ_BY_SENDER_CLIENTS.has(client.toLowerCase());
+}
+
+/** The client name Zulip records: the `client` parameter, else the User-Agent's product name. */
+export function clientName(clientParam: string | undefined, userAgent: string | undefined): string {
+  if (clientParam !== undefined) return clientParam;
+  if (!userAgent) return 'Unspecified';
+  const m = /^([^/ ]*[^0-9/(]*)(\/[^/ ]*)?([ /].*)?$/.exec(userAgent);
+  return m?.[1] ? m[1].trim() : 'Unspecified';
+}
+
+function truncate(text: string, max: number, marker: string): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const markerChars = [...marker];
+  return chars.slice(0, max - markerChars.length).join('') + marker;
+}
+
+export function normalizeContent(engine: Engine, raw: string): string {
+  if (raw.includes('\u0000')) throw ChatError.badRequest('Message must not contain null bytes');
+  const content = raw.replace(/\s+$/u, '').replace(/^\n+/, '');
+  if (content.trim() === '') throw ChatError.badRequest('Message must not be empty');
+  return truncate(content, engine.state.realm.max_message_length, TRUNCATION_MARKER);
+}
+
+function effectiveTopicsPolicy(engine: Engine, stream: StreamRecord): string {
+  if (stream.topics_policy !== 'inherit') return stream.topics_policy;
+  const realm = engine.state.realm as unknown as { topics_policy?: string };
+  return realm.topics_policy ?? 'allow_empty_topic';
+}
+
+export function normalizeTopic(engine: Engine, stream: StreamRecord, raw: string | undefined): string {
+  if (raw === undefined) throw ChatError.badRequest('Missing topic');
+  if (raw.includes('\u0000')) throw ChatError.badRequest('Topic must not contain null bytes');
+  let topic = raw.trim();
+  // Clients that do not know the empty topic send its display name instead.
+  if (topic === engine.state.realm.realm_empty_topic_display_name) topic = '';
+  topic = truncate(topic, engine.state.realm.max_topic_length, '...');
+  const policy = effectiveTopicsPolicy(engine, stream);
+  if (topic === '' && policy === 'disable_empty_topic') {
+    throw ChatError.badRequest('Sending messages to the general chat is not allowed in this channel.');
+  }
+  if (topic !== '' && policy === 'empty_topic_only') {
+    throw ChatError.badRequest('Only the general chat topic is allowed in this channel.');
+  }
+  return topic;
+}
+
+/** Zulip's extract_stream_indicator: a raw name, a JSON name or id, or a one-element JSON list. */
+function streamIndicator(to: string): string | number {
+  let data: unknown;
+  try {
+    data = JSON.parse(to);
+  } catch {
+    return to;
+  }
+  if (Array.isArray(data)) {
+    if (data.length !== 1) throw ChatError.badRequest('Expected exactly one channel');
+    data = data[0];
+  }
+  if (typeof data === 'string') return data;
+  if (typeof data === 'number' && Number.isInteger(data)) return data;
+  throw ChatError.badRequest('Invalid data type for channel');
+}
+
+/** Django's escape(), which Zulip applies to the channel name in this error. */
+function djangoEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+}
+
+function checkChannelName(name: string): string {
+  const stripped = name.trim();
+  if (stripped === '') throw ChatError.badRequest("Channel name can't be empty.");
+  if ([...stripped].length > 60) throw ChatError.badRequest('Channel name too long (limit: 60 characters).');
+  return stripped;
+}
+
+export function isInGroupSetting(state: State, userId: number, setting: GroupSettingValue): boolean {
+  if (typeof setting === 'number') return groupMemberIds(state, setting).has(userId);
+  if (setting.direct_members.includes(userId)) return true;
+  return setting.direct_subgroups.some((g) => groupMemberIds(state, g).has(userId));
+}
+
+/** May `sender` post to the channel? (Zulip's access_stream_for_send_message.) */
+function checkCanPost(engine: Engine, sender: UserRecord, stream: StreamRecord): void {
+  const state = engine.state;
+  const notAuthorized = () => ChatError.badRequest(`Not authorized to send to channel '${stream.name}'`);
+  if (stream.is_archived) throw notAuthorized();
+  const poster = sender.is_bot && sender.bot_owner_id !== null ? getUser(engine, sender.bot_owner_id) : undefined;
+  const canPostAs = (user: UserRecord) => isInGroupSetting(state, user.id, stream.groups.can_send_message_group);
+  if (!canPostAs(sender) && !(poster && canPostAs(poster))) {
+    throw ChatError.badRequest('You do not have permission to post in this channel.');
+  }
+  if (isSubscribed(engine, sender.id, stream.id)) return;
+  // A bot may post where its owner is subscribed.
+  if (poster && isSubscribed(engine, poster.id, stream.id)) return;
+  if (stream.invite_only || isGuest(sender)) throw notAuthorized();
+}
+
+function resolveStreamAddressee(engine: Engine, sender: UserRecord, to: string | undefined, topicRaw: string | undefined): Addressee {
+  if (to === undefined || to === '') throw ChatError.badRequest('Missing channel');
+  const indicator = streamIndicator(to);
+  let stream: StreamRecord | undefined;
+  if (typeof indicator === 'number') {
+    stream = getStreamById(engine, indicator);
+    if (!stream) throw ChatError.streamIdDoesNotExist(indicator);
+  } else {
+    const name = checkChannelName(indicator);
+    stream = getStreamByName(engine, name);
+    if (!stream) throw ChatError.streamDoesNotExist(djangoEscape(name));
+  }
+  // Channels the sender cannot even see are reported as missing, as Zulip does.
+  if (stream.invite_only && !isSubscribed(engine, sender.id, stream.id) && !isAdmin(sender)) {
+    const ownerSubscribed = sender.is_bot && sender.bot_owner_id !== null && isSubscribed(engine, sender.bot_owner_id, stream.id);
+    if (!ownerSubscribed) {
+      throw typeof indicator === 'number' ? ChatError.streamIdDoesNotExist(indicator) : ChatError.streamDoesNotExist(djangoEscape(stream.name));
+    }
+  }
+  const topic = normalizeTopic(engine, stream, topicRaw);
+  checkCanPost(engine, sender, stream);
+  return { kind: 'stream', stream, topic };
+}
+
+/** Zulip's extract_private_recipients: a JSON list of ids or of emails, or comma-separated emails. */
+function privateRecipients(to: string): number[] | string[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(to);
+  } catch {
+    data = to;
+  }
+  if (typeof data === 'string') {
+    return [...new Set(data.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  }
+  if (!Array.isArray(data)) throw ChatError.badRequest('Invalid data type for recipients');
+  if (data.length === 0) return [];
+  if (data.every((x) => typeof x === 'number' && Number.isInteger(x))) return [...new Set(data as number[])];
+  if (data.every((x) => typeof x === 'string')) return [...new Set((data as string[]).map((s) => s.trim()))];
+  if (data.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x)))) {
+    throw ChatError.badRequest('Recipient lists may contain emails or user IDs, but not both.');
+  }
+  throw ChatError.badRequest('Invalid data type for recipients');
+}
+
+function resolveDirectAddressee(engine: Engine, sender: UserRecord, to: string | undefined): Addressee {
+  const recipients = to === undefined ? [] : privateRecipients(to);
+  if (recipients.length === 0) throw ChatError.badRequest('Message must have recipients');
+  const users: UserRecord[] = [];
+  for (const r of recipients) {
+    const user = typeof r === 'number' ? getUser(engine, r) : getUserByEmail(engine, r);
+    if (!user) {
+      throw ChatError.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
+    }
+    if (!user.is_active) throw ChatError.badRequest(`'${user.email}' is no longer using Zulip.`);
+    users.push(user);
+  }
+  return { kind: 'direct', users };
+}
+
+export function checkSendMessage(engine: Engine, sender: UserRecord, params: SendParams): CheckedSend {
+  const type = params.type;
+  if (!['stream', 'channel', 'private', 'direct'].includes(type)) throw ChatError.badRequest('Invalid type');
+  const content = normalizeContent(engine, params.content);
+  const addressee =
+    type === 'stream' || type === 'channel'
+      ? resolveStreamAddressee(engine, sender, params.to, params.topic)
+      : resolveDirectAddressee(engine, sender, params.to);
+  return {
+    sender,
+    addressee,
+    content,
+    client: params.client,
+    readBySender: params.readBySender ?? defaultReadBySender(params.client),
+    queueId: params.queueId,
+    localId: params.localId,
+    timestamp: params.timestamp ?? nowSeconds(engine),
+  };
+}
+
+/** The DM conversation's recipient id: the other user's for 1:1 and self DMs, a group's otherwise. */
+function dmRecipientId(engine: Engine, userIds: readonly number[], senderId: number): number {
+  const store = engine.state.messages;
+  const key = dmKey(userIds);
+  const known = store.dmConversations.get(key);
+  if (known) return known.recipientId;
+  let recipientId: number;
+  if (userIds.length <= 2) {
+    const other = userIds.find((id) => id !== senderId) ?? senderId;
+    recipientId = engine.state.users.get(other)!.recipient_id;
+  } else {
+    recipientId = nextId(engine.state, 'recipient');
+  }
+  store.dmConversations.set(key, { recipientId, userIds: [...userIds] });
+  return recipientId;
+}
+
+function topicParticipants(engine: Engine, streamId: number, topic: string): Set<number> {
+  const ids = engine.state.messages.byTopic.get(streamId)?.get(topicKey(topic)) ?? [];
+  const out = new Set<number>();
+  for (const id of ids) {
+    const index = engine.state.messages.indexById.get(id);
+    if (index !== undefined) out.add(engine.state.messages.messages[index]!.senderId);
+  }
+  return out;
+}
+
+export function renderFor(engine: Engine, sender: UserRecord | undefined, content: string): RenderResult {
+  return renderMarkdown(content, messageRenderContext(engine, sender));
+}
+
+export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ id: number }> {
+  const { sender, addressee } = checked;
+  const rendered = renderFor(engine, sender, checked.content);
+  const id = nextId(engine.state, 'message');
+
+  let recipientUserIds: number[];
+  let base: Omit<StoredMessage, 'userFlags'>;
+  const common = {
+    id,
+    senderId: sender.id,
+    content: checked.content,
+    renderedContent: rendered.html,
+    timestamp: checked.timestamp,
+    client: checked.client,
+    isMeMessage: isMeMessage(checked.content, rendered.html),
+    reactions: null,
+    lastEditTimestamp: null,
+    editHistory: null,
+    hasLink: rendered.hasLink,
+    hasAttachment: rendered.hasAttachment,
+    hasImage: rendered.hasImage,
+  };
+  let participants: Set<number> | undefined;
+  if (addressee.kind === 'stream') {
+    const stream = addressee.stream;
+    recipientUserIds = [...new Set([...subscribersOf(engine, stream.id), sender.id])];
+    if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, stream.id, addressee.topic);
+    base = { ...common, recipientId: stream.recipient_id, streamId: stream.id, topic: addressee.topic, dmUserIds: null };
+  } else {
+    const userIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
+    recipientUserIds = userIds;
+    base = { ...common, recipientId: dmRecipientId(engine, userIds, sender.id), streamId: null, topic: '', dmUserIds: userIds };
+  }
+
+  const rows = new Map<number, number>();
+  for (const userId of recipientUserIds) {
+    let bits = 0;
+    if (userId === sender.id && checked.readBySender) bits |= FLAG_BITS.read;
+    if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
+    if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;
+    if (participants?.has(userId) || (rendered.wildcards.has('topic') && base.streamId === null)) {
+      bits |= FLAG_BITS.topic_wildcard_mentioned;
+    }
+    rows.set(userId, bits);
+  }
+  const stored = appendMessage(engine.state.messages, base, rows);
+  return outcome({ id }, messageEvents(engine, stored, rows, checked));
+}
+
+/** One `message` event per distinct flag set; the sender's carries local_message_id when asked. */
+function messageEvents(engine: Engine, message: StoredMessage, rows: Map<number, number>, checked: CheckedSend): Effect[] {
+  const byFlags = new Map<number, number[]>();
+  for (const [userId, bits] of rows) {
+    if (userId === checked.sender.id && checked.queueId !== undefined && checked.localId !== undefined) continue;
+    const list = byFlags.get(bits);
+    if (list) list.push(userId);
+    else byFlags.set(bits, [userId]);
+  }
+  const payload = formatMessage(engine, message, undefined, { ...DEFAULT_FORMAT, clientGravatar: false, allowEmptyTopicName: true });
+  const events: Effect[] = [];
+  for (const [bits, users] of [...byFlags].sort((a, b) => a[0] - b[0])) {
+    events.push(effect({ type: 'message', message: payload, flags: apiFlags(bits) }, users));
+  }
+  const senderBits = rows.get(checked.sender.id);
+  if (senderBits !== undefined && checked.queueId !== undefined && checked.localId !== undefined) {
+    events.push(
+      effect({ type: 'message', message: payload, flags: apiFlags(senderBits), local_message_id: checked.localId }, [checked.sender.id]),
+    );
+  }
+  return events;
+}
+
+export function sendMessage(engine: Engine, sender: UserRecord, params: SendParams): Outcome<{ id: number }> {
+  return doSendMessage(engine, checkSendMessage(engine, sender, params));
+}
