@@ -37,34 +37,40 @@ export function docSitePath(doc: CollectionDoc): string {
   return sitePath(doc.kind, doc.fm.slug, doc.kind === 'page' ? doc.fm.path : undefined);
 }
 
+/** A file that exists but failed validation: it still owns its slug and its address. */
+export interface PresentRef extends DraftRef {
+  path: string | null;
+}
+
 /**
- * `present` holds `kind:slug` keys of files that exist but failed validation: references to them
- * are not reported again as dangling (their own issues already stop the build).
+ * `present` lists the files that exist but failed validation: references to them are not
+ * reported again as dangling (their own issues already stop the build), and they still count
+ * when looking for duplicate slugs and addresses.
  */
-export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [], present: ReadonlySet<string> = new Set()): Issue[] {
+export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [], present: readonly PresentRef[] = []): Issue[] {
   const issues: Issue[] = [];
   const slugs = new Map<string, string>(); // `${kind}:${slug}` → file
   const paths = new Map<string, string>(); // site path → file
   const draftKeys = new Map(drafts.map((d) => [`${d.kind}:${d.slug}`, d.file]));
   const ordered = [...docs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-  let organizations = 0;
+  const claims: (PresentRef & { doc?: CollectionDoc })[] = [
+    ...present,
+    ...ordered.flatMap((d) => (d.kind === 'organization' ? [] : [{ kind: d.kind, slug: d.fm.slug, file: d.file, path: docSitePath(d), doc: d }])),
+  ].sort((a, b) => Number(!ownsName(a)) - Number(!ownsName(b)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 
-  for (const doc of ordered) {
-    if (doc.kind === 'organization') {
-      organizations += 1;
-      continue;
-    }
-    const key = `${doc.kind}:${doc.fm.slug}`;
+  for (const claim of claims) {
+    const key = `${claim.kind}:${claim.slug}`;
     const owner = slugs.get(key);
-    if (owner) issues.push(issue(doc.file, 'slug', 'duplicate_slug', `"${doc.fm.slug}" is already used by ${owner}`));
-    else slugs.set(key, doc.file);
-    const where = docSitePath(doc);
-    const pathOwner = paths.get(where);
+    if (owner) issues.push(issue(claim.file, 'slug', 'duplicate_slug', `"${claim.slug}" is already used by ${owner}`));
+    else slugs.set(key, claim.file);
+    if (claim.path === null) continue;
+    const pathOwner = paths.get(claim.path);
     if (pathOwner && !owner) {
-      issues.push(issue(doc.file, doc.kind === 'page' ? 'path' : 'slug', 'duplicate_path', `${where} is already the address of ${pathOwner}`));
-    } else if (!pathOwner) paths.set(where, doc.file);
-    issues.push(...checkFaqs(doc));
+      issues.push(issue(claim.file, claim.kind === 'page' ? 'path' : 'slug', 'duplicate_path', `${claim.path} is already the address of ${pathOwner}`));
+    } else if (!pathOwner) paths.set(claim.path, claim.file);
+    if (claim.doc) issues.push(...checkFaqs(claim.doc));
   }
+  const organizations = docs.filter((d) => d.kind === 'organization').length;
   if (organizations === 0) issues.push(issue('content/organization.md', '(file)', 'missing_file'));
 
   for (const doc of ordered) {
@@ -72,7 +78,7 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
       if (rule.from !== doc.kind) continue;
       (rule.read(doc) ?? []).forEach((slug, i) => {
         const key = `${rule.to}:${slug}`;
-        if (slugs.has(key) || present.has(key)) return;
+        if (slugs.has(key)) return;
         const draft = draftKeys.get(key);
         const why = draft
           ? `refers to ${rule.to} "${slug}", which is a draft (${draft}) and left out of the output`
@@ -91,6 +97,11 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
     }
   }
   return issues;
+}
+
+/** The file whose name is the slug owns it; a duplicate is reported on the other file. */
+function ownsName(claim: DraftRef): boolean {
+  return claim.file.endsWith(`/${claim.slug}.md`);
 }
 
 function checkFaqs(doc: CollectionDoc): Issue[] {

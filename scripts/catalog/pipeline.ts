@@ -7,9 +7,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkOutputs } from './check-output.ts';
+import { sitePath, type CollectionKind } from './collections.ts';
 import { emitCatalog, type Outputs } from './emit.ts';
 import { issue, sortIssues, type Issue } from './issues.ts';
-import { checkLinks, type DraftRef } from './link-check.ts';
+import { checkLinks, type DraftRef, type PresentRef } from './link-check.ts';
 import { loadContent } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParsedDoc } from './parse.ts';
@@ -71,7 +72,7 @@ export function checkContent(
   const issues: Issue[] = [];
   const docs: Doc[] = [];
   const drafts: DraftRef[] = [];
-  const present = new Set<string>();
+  const present: PresentRef[] = [];
   for (const src of sources) {
     const parsed = parseSource(src);
     issues.push(...parsed.issues);
@@ -84,10 +85,17 @@ export function checkContent(
     const valid = validateDoc(parsed.doc);
     issues.push(...valid.issues);
     if (valid.doc) docs.push(valid.doc);
-    else if (parsed.doc.kind !== 'organization') present.add(`${parsed.doc.kind}:${slugOf(parsed.doc)}`);
+    else if (parsed.doc.kind !== 'organization') present.push(presentRef(parsed.doc));
   }
   issues.push(...checkLinks(docs, drafts, present));
   return { docs, issues };
+}
+
+function presentRef(doc: ParsedDoc): PresentRef {
+  const kind = doc.kind as CollectionKind;
+  const slug = slugOf(doc);
+  const pagePath = typeof doc.data.path === 'string' ? doc.data.path : null;
+  return { kind, slug, file: doc.file, path: kind === 'page' ? pagePath : sitePath(kind, slug) };
 }
 
 function slugOf(doc: ParsedDoc): string {

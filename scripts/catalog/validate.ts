@@ -63,7 +63,11 @@ function toIssues(file: string, data: unknown, errors: readonly ErrorObject[]): 
 
 function toIssue(file: string, data: unknown, e: ErrorObject): Issue | null {
   const at = pointerToField(e.instancePath);
-  const child = (name: string): string => (at ? `${at}.${name}` : name);
+  // An empty key is legal YAML (`"": x`); show it quoted so the field is never blank.
+  const child = (raw: string): string => {
+    const name = raw === '' ? '""' : raw;
+    return at ? `${at}.${name}` : name;
+  };
   const params = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':

@@ -1,0 +1,123 @@
+/**
+ * The parse and validate stages on their own: what an editor sees for each kind of mistake,
+ * and property tests that no input crashes them.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseSource } from '../../scripts/catalog/parse.ts';
+import { validateDoc } from '../../scripts/catalog/validate.ts';
+
+const src = (rel: string, text: string) => ({ file: `content/${rel}`, rel, bytes: Buffer.from(text) });
+
+const AREA = `---
+slug: "valencia"
+title: "Valencia"
+summary: "Zona."
+updated: "2026-01-12"
+name: "Valencia"
+area_type: "ciudad"
+modality: "mixto"
+services_available: ["meta-ads"]
+---
+Cuerpo.
+`;
+
+function check(rel: string, text: string) {
+  const parsed = parseSource(src(rel, text));
+  if (!parsed.doc) return parsed.issues;
+  return validateDoc(parsed.doc).issues;
+}
+
+describe('parse', () => {
+  it('splits front matter and body and hashes the file bytes', () => {
+    const { doc, issues } = parseSource(src('areas/valencia.md', AREA));
+    expect(issues).toEqual([]);
+    expect(doc).toMatchObject({ kind: 'area', fileSlug: 'valencia', body: 'Cuerpo.', file: 'content/areas/valencia.md' });
+    expect(doc?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(doc?.data.title).toBe('Valencia');
+  });
+
+  it.each([
+    ['bad YAML', 'areas/x.md', '---\ntitle: "unterminated\nslug: x\n---\n', 'yaml_error', '(front matter)'],
+    ['front matter that is a list', 'areas/x.md', '---\n- a\n- b\n---\n', 'not_an_object', '(front matter)'],
+    ['a file outside the known folders', 'blog/x.md', '---\ntitle: x\n---\n', 'unknown_file', '(file)'],
+    ['a nested file', 'services/old/x.md', '---\ntitle: x\n---\n', 'unknown_file', '(file)'],
+  ])('reports %s as an issue, not an exception', (_name, rel, text, code, field) => {
+    const { doc, issues } = parseSource(src(rel, text));
+    expect(doc).toBeNull();
+    expect(issues).toEqual([expect.objectContaining({ file: `content/${rel}`, code, field })]);
+  });
+
+  it('names the YAML problem and its line', () => {
+    const { issues } = parseSource(src('areas/x.md', '---\nslug: x\ntitle: [unclosed\n---\n'));
+    expect(issues[0]?.message).toMatch(/invalid YAML front matter: .+line \d+/);
+  });
+});
+
+describe('validate', () => {
+  it('accepts a complete area', () => {
+    expect(check('areas/valencia.md', AREA)).toEqual([]);
+  });
+
+  it.each([
+    ['a missing required field', AREA.replace('name: "Valencia"\n', ''), 'missing_field', 'name', /required but missing/],
+    ['a mistyped field', AREA.replace('title: "Valencia"', 'title: 42'), 'wrong_type', 'title', /must be a string, got number 42/],
+    ['an unquoted date', AREA.replace('updated: "2026-01-12"', 'updated: 2026-01-12'), 'wrong_type', 'updated', /unquoted date/],
+    ['a badly formed date', AREA.replace('"2026-01-12"', '"12/01/2026"'), 'invalid_value', 'updated', /YYYY-MM-DD/],
+    ['an impossible date', AREA.replace('"2026-01-12"', '"2026-02-31"'), 'invalid_value', 'updated', /YYYY-MM-DD/],
+    ['a value outside its enum', AREA.replace('"mixto"', '"hibrido"'), 'invalid_value', 'modality', /must be one of "presencial", "remoto", "mixto"/],
+    ['an unknown field', AREA.replace('name:', 'colour: "red"\nname:'), 'unknown_field', 'colour', /not a known field/],
+    ['a wrong item type in a list', AREA.replace('["meta-ads"]', '["meta-ads", 7]'), 'wrong_type', 'services_available[1]', /must be a string/],
+    ['a slug that does not match the file name', AREA.replace('slug: "valencia"', 'slug: "madrid"'), 'slug_mismatch', 'slug', /"madrid" but the file name says "valencia"/],
+  ])('reports %s with its field', (_name, text, code, field, message) => {
+    const issues = check('areas/valencia.md', text);
+    expect(issues).toContainEqual(expect.objectContaining({ file: 'content/areas/valencia.md', code, field, message: expect.stringMatching(message) }));
+  });
+
+  it('lists every problem of a file at once', () => {
+    const text = AREA.replace('name: "Valencia"\n', '').replace('title: "Valencia"', 'title: 42').replace('"mixto"', '"x"');
+    const fields = check('areas/valencia.md', text).map((i) => i.field).sort();
+    expect(fields).toEqual(['modality', 'name', 'title']);
+  });
+
+  it('points into nested lists', () => {
+    const service = `---\nslug: s\ntitle: t\nsummary: s\nupdated: "2026-01-01"\nservice_line: captacion\norder: 1\naudience: a\nproblems: [a, b, c]\noutcomes: [a, b, c]\ndeliverables: [d]\nprocess_steps:\n  - { title: a, description: b }\n  - { title: a }\n  - { title: a, description: b }\nduration: d\nrelated_services: []\nsectors: []\n---\n`;
+    expect(check('services/s.md', service)).toEqual([expect.objectContaining({ code: 'missing_field', field: 'process_steps[1].description' })]);
+  });
+});
+
+describe('properties', () => {
+  const yamlish = fc.oneof(
+    fc.string(),
+    fc.stringMatching(/^[a-z_]{1,8}: ?("[^"\n]{0,10}"|[0-9]{1,4}|\[[a-z, ]{0,10}\]|[-:{}[\]"'#&*!|>]{1,4})?$/),
+  );
+  const frontMatter = fc.array(yamlish, { maxLength: 12 }).map((lines) => `---\n${lines.join('\n')}\n---\nbody\n`);
+  const paths = fc.constantFrom('services/a.md', 'sectors/a.md', 'insights/a.md', 'areas/a.md', 'pages/a.md', 'organization.md', 'x/a.md');
+
+  it('arbitrary text never throws and yields either issues or a document', () => {
+    fc.assert(
+      fc.property(paths, fc.oneof(frontMatter, fc.string()), (rel, text) => {
+        const parsed = parseSource(src(rel, text));
+        expect(parsed.doc === null).toBe(parsed.issues.length > 0);
+        if (parsed.doc) {
+          const valid = validateDoc(parsed.doc);
+          expect(valid.doc === null).toBe(valid.issues.length > 0);
+          for (const i of valid.issues) expect(i.file).toBe(`content/${rel}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('arbitrary front-matter values never crash validation and every issue names a field', () => {
+    fc.assert(
+      fc.property(paths.filter((p) => p !== 'x/a.md'), fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 })), (rel, data) => {
+        const doc = { file: `content/${rel}`, kind: rel.split('/')[0]!.replace(/s$/, '').replace('organization.md', 'organization') as never, fileSlug: 'a', data, body: '', sha256: '0'.repeat(64) };
+        const { doc: ok, issues } = validateDoc(doc);
+        expect(ok === null).toBe(issues.length > 0);
+        for (const i of issues) expect(i.field.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
