@@ -370,7 +370,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
       id: s.id,
       name: s.name.trim(),
       description,
-      rendered_description: renderDescription(description),
+      rendered_description: renderDescription(state, description),
       date_created: s.date_created ?? created,
       creator_id: creatorId,
       invite_only: s.invite_only ?? false,

@@ -1,13 +1,36 @@
 /**
- * Markdown for channel descriptions (`rendered_description`). Descriptions are single-line
- * (newlines become spaces on save), so CommonMark inline rendering wrapped in a paragraph is
- * what Zulip produces for the plain descriptions the fixture and clients use.
+ * Markdown for channel descriptions (`rendered_description`) and custom profile values
+ * (`rendered_value`), through the messages helper's Zulip-flavoured renderer so emoji, mentions
+ * and channel links look as they do in messages.
  */
-import MarkdownIt from 'markdown-it';
+import { renderMarkdown, type RenderContext } from './markdown/index.ts';
+import type { State } from './state.ts';
 
-const md = new MarkdownIt({ html: false, linkify: true, breaks: false });
+export function renderContext(state: State): RenderContext {
+  return {
+    usersByName(name) {
+      const key = name.toLowerCase();
+      return [...state.users.values()]
+        .filter((u) => u.is_active && u.full_name.toLowerCase() === key)
+        .map((u) => ({ id: u.id, full_name: u.full_name }));
+    },
+    userById(id) {
+      const u = state.users.get(id);
+      return u ? { id: u.id, full_name: u.full_name } : undefined;
+    },
+    channelByName(name) {
+      const id = state.streamsByName.get(name.toLowerCase());
+      const s = id === undefined ? undefined : state.streams.get(id);
+      return s ? { id: s.id, name: s.name } : undefined;
+    },
+    realmEmoji(name) {
+      for (const e of state.realm.emoji.values()) if (e.name === name && !e.deactivated) return e;
+      return undefined;
+    },
+  };
+}
 
-export function renderDescription(description: string): string {
+export function renderDescription(state: State, description: string): string {
   if (description.trim() === '') return '';
-  return md.render(description).trimEnd();
+  return renderMarkdown(description, renderContext(state)).html;
 }

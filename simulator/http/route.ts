@@ -16,9 +16,10 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
  * - user: any active user (HTTP Basic).
  * - admin / owner: role at least administrator / owner (`Must be an organization administrator` …).
  * - bot / human: only bots / only humans.
+ * - member: any user but guests (`Not allowed for guest users`).
  * - dev: unauthenticated development-server helper (refused when the realm disables dev auth).
  */
-export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot' | 'human' | 'dev';
+export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot' | 'human' | 'member' | 'dev';
 
 /**
  * Parameter types, with Zulip's decoding:
@@ -83,8 +84,8 @@ export interface Route {
   params: ParamSpec[];
   /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */
   handler(ctx: RouteContext): RouteResult | Promise<RouteResult>;
-  /** Also mounted outside /api/v1 (Zulip serves the login endpoints at both). */
-  alsoAtRoot?: boolean;
+  /** Incoming-webhook bots may call it (Zulip's `allow_incoming_webhooks` tag, e.g. POST /messages). */
+  allowIncomingWebhooks?: boolean;
   /** Short description for docs and test output. */
   summary?: string;
 }

@@ -1,3 +1,135 @@
+/** Login endpoints (reference §2): password, JWT and the development-server helpers. */
+import { jwtVerify, errors as joseErrors } from 'jose';
+import { getUserByEmail, type Engine } from '../../engine/engine.ts';
+import { ChatError } from '../../engine/errors.ts';
+import type { UserRecord } from '../../engine/state.ts';
+import { formatUser } from '../../engine/users.ts';
 import type { Route } from '../route.ts';
 
-export const authRoutes: Route[] = [];
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@[^@\s.]+$/;
+
+function checkEmail(username: string): void {
+  if (!EMAIL.test(username.trim())) throw ChatError.badRequest('Enter a valid email address.');
+}
+
+const authFailed = (): ChatError => new ChatError('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+
+/** The realm and account checks every login path shares. */
+function loginUser(engine: Engine, user: UserRecord | undefined): UserRecord {
+  if (engine.state.realm.deactivated) throw new ChatError('REALM_DEACTIVATED', 'This organization has been deactivated');
+  if (!user || user.is_system_bot) throw authFailed();
+  if (!user.is_active) throw new ChatError('USER_DEACTIVATED', 'Account is deactivated');
+  return user;
+}
+
+/** Login by delivery email only (Zulip's backends look users up by their real address). */
+function userByDeliveryEmail(engine: Engine, email: string): UserRecord | undefined {
+  const user = getUserByEmail(engine, email);
+  return user && user.delivery_email.toLowerCase() === email.trim().toLowerCase() ? user : undefined;
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  return diff === 0;
+}
+
+const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/fetch_api_key',
+    auth: 'none',
+    summary: 'API key from email and password',
+    params: [
+      { name: 'username', type: 'string', required: true },
+      { name: 'password', type: 'string', required: true },
+    ],
+    handler({ engine, params }) {
+      const username = params.username as string;
+      checkEmail(username);
+      if (!engine.state.realm.password_auth_enabled) {
+        throw new ChatError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization');
+      }
+      // Zulip's backend order: unknown user, deactivated user, deactivated realm, then the password.
+      const user = userByDeliveryEmail(engine, username);
+      if (!user || user.is_system_bot) throw authFailed();
+      if (!user.is_active) throw new ChatError('USER_DEACTIVATED', 'Account is deactivated');
+      if (engine.state.realm.deactivated) throw new ChatError('REALM_DEACTIVATED', 'This organization has been deactivated');
+      if (user.password === null || !constantTimeEqual(user.password, params.password as string)) throw authFailed();
+      return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/jwt/fetch_api_key',
+    auth: 'none',
+    summary: 'API key from a JSON web token (HS256, realm key)',
+    params: [
+      { name: 'token', type: 'string', default: '' },
+      { name: 'include_profile', type: 'bool', default: false },
+    ],
+    async handler({ engine, params }) {
+      const key = engine.state.realm.jwt_key;
+      if (key === null) throw ChatError.badRequest('JWT authentication is not enabled for this organization');
+      const token = params.token as string;
+      if (token === '') throw ChatError.badRequest('No JSON web token passed in request');
+      let payload: Record<string, unknown>;
+      try {
+        // Only HS256 is accepted: `alg: none` and other algorithms fail verification.
+        ({ payload } = await jwtVerify(token, new TextEncoder().encode(key), { algorithms: ['HS256'] }));
+      } catch (error) {
+        if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw ChatError.badRequest('Bad JSON web token');
+        throw error;
+      }
+      const email = payload.email;
+      if (typeof email !== 'string' || email === '') throw ChatError.badRequest('No email specified in JSON web token claims');
+      const user = loginUser(engine, userByDeliveryEmail(engine, email));
+      const out: Record<string, unknown> = { api_key: user.api_key, email: user.delivery_email };
+      if (params.include_profile) {
+        out.user = formatUser(engine, user, user, { clientGravatar: false, includeCustomProfileFields: false });
+      }
+      return out;
+    },
+  },
+  {
+    method: 'POST',
+    path: '/dev_fetch_api_key',
+    auth: 'dev',
+    summary: 'development server: API key for any user, no password',
+    params: [{ name: 'username', type: 'string', required: true }],
+    handler({ engine, params }) {
+      const username = params.username as string;
+      checkEmail(username);
+      if (engine.state.realm.deactivated) throw new ChatError('REALM_DEACTIVATED', 'This organization has been deactivated');
+      const user = userByDeliveryEmail(engine, username);
+      if (user && !user.is_active) throw new ChatError('USER_DEACTIVATED', 'Account is deactivated');
+      if (!user || user.is_system_bot) throw authFailed();
+      return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/dev_list_users',
+    auth: 'dev',
+    summary: 'development server: active human users, split by admin rights',
+    params: [],
+    handler({ engine }) {
+      const humans = [...engine.state.users.values()]
+        .filter((u) => u.is_active && !u.is_bot)
+        // Sorted by the API email, as Zulip does (fake addresses for hidden-email users).
+        .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : a.id - b.id));
+      const entry = (u: UserRecord) => ({ email: u.delivery_email, realm_url: engine.state.realm.url });
+      return {
+        direct_admins: humans.filter((u) => u.role <= 200).map(entry),
+        direct_users: humans.filter((u) => u.role > 200).map(entry),
+      };
+    },
+  },
+];
+
+// dev_list_users is not REST-dispatched upstream: it answers any method.
+const devList = routes.find((r) => r.path === '/dev_list_users')!;
+export const authRoutes: Route[] = [
+  ...routes,
+  ...(['POST', 'PATCH', 'PUT', 'DELETE'] as const).map((method) => ({ ...devList, method })),
+];

@@ -1,3 +1,247 @@
-import type { Route } from '../route.ts';
+/** Channel and subscription endpoints (reference §4). */
+import {
+  createChannel,
+  getStreams,
+  isHexColor,
+  streamEmailAddress,
+  subscribe,
+  updateSubscriptionProperties,
+  type ChannelSettings,
+  type GetStreamsParams,
+  type PropertyChange,
+  type SubscribeRequestItem,
+} from '../../engine/channels.ts';
+import { commit } from '../../engine/engine.ts';
+import { ChatError } from '../../engine/errors.ts';
+import { CHANNEL_GROUP_SETTINGS, type TopicsPolicy } from '../../engine/state.ts';
+import { codePointLength } from '../params.ts';
+import type { ParamSpec, Route } from '../route.ts';
 
-export const channelRoutes: Route[] = [];
+const bool = (name: string, value: boolean): ParamSpec => ({ name, type: 'bool', default: value });
+
+const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
+
+/** Creation settings shared by POST /users/me/subscriptions and POST /channels/create. */
+const creationParams: ParamSpec[] = [
+  bool('announce', false),
+  bool('invite_only', false),
+  bool('is_web_public', false),
+  bool('is_default_stream', false),
+  { name: 'history_public_to_subscribers', type: 'bool', default: null },
+  { name: 'message_retention_days', type: 'int_or_string' },
+  { name: 'topics_policy', type: 'string', oneOf: TOPICS_POLICIES },
+  { name: 'folder_id', type: 'int' },
+  ...CHANNEL_GROUP_SETTINGS.map((name): ParamSpec => ({ name, type: 'json' })),
+  bool('send_new_subscription_messages', true),
+];
+
+function settingsFrom(params: Record<string, unknown>): ChannelSettings {
+  const groups: ChannelSettings['groups'] = {};
+  for (const key of CHANNEL_GROUP_SETTINGS) if (params[key] !== undefined) groups[key] = params[key];
+  return {
+    invite_only: params.invite_only as boolean,
+    is_web_public: params.is_web_public as boolean,
+    is_default_stream: params.is_default_stream as boolean,
+    history_public_to_subscribers: params.history_public_to_subscribers as boolean | null,
+    message_retention_days: params.message_retention_days,
+    topics_policy: params.topics_policy as TopicsPolicy | undefined,
+    folder_id: params.folder_id as number | undefined,
+    groups,
+  };
+}
+
+/** subscriptions: [{name, color?, description?}], checked like Zulip's pydantic model. */
+function parseSubscriptions(maxDescription: number) {
+  return (value: unknown, name: string): SubscribeRequestItem[] =>
+    (value as unknown[]).map((item, i) => {
+      const at = `${name}[${i}]`;
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+      const entry = item as Record<string, unknown>;
+      for (const key of Object.keys(entry)) {
+        if (key !== 'name' && key !== 'color' && key !== 'description') {
+          throw ChatError.badRequest(`Argument "${key}" at ${at} is unexpected`);
+        }
+      }
+      if (entry.name === undefined) throw ChatError.badRequest(`${at}["name"] is missing`);
+      if (typeof entry.name !== 'string') throw ChatError.badRequest(`${at}["name"] is not a string`);
+      const out: SubscribeRequestItem = { name: entry.name };
+      if (entry.description !== undefined) {
+        if (typeof entry.description !== 'string') throw ChatError.badRequest(`${at}["description"] is not a string`);
+        if (codePointLength(entry.description) > maxDescription) {
+          throw ChatError.badRequest(`${at}["description"] is too long (limit: ${maxDescription} characters)`);
+        }
+        out.description = entry.description;
+      }
+      if (entry.color !== undefined) {
+        if (typeof entry.color !== 'string') throw ChatError.badRequest(`${at}["color"] is not a string`);
+        if (!isHexColor(entry.color)) {
+          throw ChatError.badRequest(`Invalid ${at}: Value error, add.color is not a valid hex color code`);
+        }
+        out.color = entry.color;
+      }
+      return out;
+    });
+}
+
+function parseSubscriptionData(value: unknown, name: string): PropertyChange[] {
+  return (value as unknown[]).map((item, i) => {
+    const at = `${name}[${i}]`;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    const entry = item as Record<string, unknown>;
+    for (const key of Object.keys(entry)) {
+      if (key !== 'stream_id' && key !== 'property' && key !== 'value') {
+        throw ChatError.badRequest(`Argument "${key}" at ${at} is unexpected`);
+      }
+    }
+    for (const key of ['stream_id', 'property', 'value']) {
+      if (entry[key] === undefined) throw ChatError.badRequest(`${at}["${key}"] is missing`);
+    }
+    if (!Number.isSafeInteger(entry.stream_id)) throw ChatError.badRequest(`${at}["stream_id"] is not an integer`);
+    if (typeof entry.property !== 'string') throw ChatError.badRequest(`${at}["property"] is not a string`);
+    if (typeof entry.value !== 'boolean' && typeof entry.value !== 'string') {
+      throw ChatError.badRequest(`${at}["value"] is not a string`);
+    }
+    if (entry.property === 'color' && typeof entry.value === 'string' && !isHexColor(entry.value)) {
+      throw ChatError.badRequest(`Invalid ${at}: Value error, color is not a valid hex color code`);
+    }
+    return { stream_id: entry.stream_id as number, property: entry.property, value: entry.value };
+  });
+}
+
+/** `value` of the single-channel form: JSON when it parses as a boolean or string, else the raw text. */
+function looseValue(value: unknown): unknown {
+  try {
+    const parsed: unknown = JSON.parse(value as string);
+    if (typeof parsed === 'boolean' || typeof parsed === 'string') return parsed;
+  } catch {
+    // a bare color such as #ffffff
+  }
+  return value;
+}
+
+const singlePropertyRoute = (method: 'POST' | 'PATCH'): Route => ({
+  method,
+  path: '/users/me/subscriptions/{stream_id}',
+  auth: 'user',
+  summary: 'change one property of one of your subscriptions',
+  params: [
+    { name: 'stream_id', type: 'int', in: 'path', required: true },
+    { name: 'property', type: 'string', required: true },
+    { name: 'value', type: 'string', required: true, validate: looseValue },
+  ],
+  handler({ engine, user, params }) {
+    commit(
+      engine,
+      updateSubscriptionProperties(engine, user!, [
+        { stream_id: params.stream_id as number, property: params.property as string, value: params.value },
+      ]),
+    );
+    return {};
+  },
+});
+
+export const channelRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/streams',
+    auth: 'user',
+    summary: 'channels the caller may see, by source flags',
+    params: [
+      bool('include_public', true),
+      bool('include_web_public', false),
+      bool('include_subscribed', true),
+      bool('exclude_archived', true),
+      bool('include_all', false),
+      bool('include_all_active', false),
+      bool('include_default', false),
+      bool('include_owner_subscribed', false),
+      bool('include_can_access_content', false),
+    ],
+    handler({ engine, user, params }) {
+      return { streams: getStreams(engine, user!, params as unknown as GetStreamsParams) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/users/me/subscriptions',
+    // Guests are refused before any parameter is read.
+    auth: 'member',
+    summary: 'subscribe users to channels, creating missing ones',
+    params: [
+      { name: 'subscriptions', type: 'json_array', required: true, validate: parseSubscriptions(1024) },
+      { name: 'principals', type: 'int_array_or_string_array', default: [] },
+      bool('authorization_errors_fatal', true),
+      ...creationParams,
+    ],
+    handler({ engine, user, params }) {
+      const max = engine.state.realm.max_stream_description_length;
+      const subscriptions = parseSubscriptions(max)(params.subscriptions, 'subscriptions');
+      const result = commit(
+        engine,
+        subscribe(engine, user!, {
+          ...settingsFrom(params),
+          subscriptions,
+          principals: params.principals as (number | string)[],
+          authorization_errors_fatal: params.authorization_errors_fatal as boolean,
+          announce: params.announce as boolean,
+          send_new_subscription_messages: params.send_new_subscription_messages as boolean,
+        }),
+      );
+      return { ...result };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/channels/create',
+    auth: 'member',
+    summary: 'create a channel and subscribe users',
+    params: [
+      { name: 'name', type: 'string', required: true },
+      { name: 'subscribers', type: 'int_array', required: true },
+      { name: 'description', type: 'string', default: '' },
+      ...creationParams,
+    ],
+    handler({ engine, user, params }) {
+      const result = commit(
+        engine,
+        createChannel(engine, user!, {
+          ...settingsFrom(params),
+          name: params.name as string,
+          subscribers: params.subscribers as number[],
+          description: params.description as string,
+          announce: params.announce as boolean,
+          send_new_subscription_messages: params.send_new_subscription_messages as boolean,
+        }),
+      );
+      return { id: result.id };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/users/me/subscriptions/properties',
+    auth: 'user',
+    summary: 'change properties of your subscriptions',
+    params: [{ name: 'subscription_data', type: 'json_array', required: true, validate: parseSubscriptionData }],
+    handler({ engine, user, params }) {
+      commit(engine, updateSubscriptionProperties(engine, user!, params.subscription_data as PropertyChange[]));
+      return {};
+    },
+  },
+  singlePropertyRoute('POST'),
+  singlePropertyRoute('PATCH'),
+  {
+    method: 'GET',
+    path: '/streams/{stream_id}/email_address',
+    auth: 'user',
+    summary: "the channel's email-gateway address",
+    params: [
+      { name: 'stream_id', type: 'int', in: 'path', required: true },
+      { name: 'sender_id', type: 'int' },
+    ],
+    handler({ engine, user, params }) {
+      return {
+        email: streamEmailAddress(engine, user!, params.stream_id as number, params.sender_id as number | undefined),
+      };
+    },
+  },
+];

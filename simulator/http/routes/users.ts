@@ -1,3 +1,127 @@
-import type { Route } from '../route.ts';
+/** User endpoints (reference §3). */
+import { commit } from '../../engine/engine.ts';
+import { ChatError } from '../../engine/errors.ts';
+import {
+  DEACTIVATION_ACTIONS,
+  accessUserByEmail,
+  accessUserById,
+  deactivateUser,
+  formatUser,
+  listUsers,
+  type DeactivationAction,
+} from '../../engine/users.ts';
+import type { ParamSpec, Route } from '../route.ts';
 
-export const userRoutes: Route[] = [];
+const userIdInPath: ParamSpec = { name: 'user_id', type: 'int', in: 'path', required: true };
+const formatParams: ParamSpec[] = [
+  { name: 'client_gravatar', type: 'bool', default: true },
+  { name: 'include_custom_profile_fields', type: 'bool', default: false },
+];
+
+function parseActions(value: unknown, name: string): Partial<Record<DeactivationAction, boolean>> {
+  const out: Partial<Record<DeactivationAction, boolean>> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!(DEACTIVATION_ACTIONS as readonly string[]).includes(key)) {
+      throw ChatError.badRequest(`Argument "${key}" at ${name} is unexpected`);
+    }
+    if (typeof v !== 'boolean') throw ChatError.badRequest(`${name}["${key}"] is not a boolean`);
+    out[key as DeactivationAction] = v;
+  }
+  return out;
+}
+
+export const userRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/users',
+    // Spectators may list users only where the organization allows it (feature level 387).
+    auth: 'optional',
+    summary: 'all users of the organization',
+    params: [...formatParams, { name: 'user_ids', type: 'int_array' }],
+    handler({ engine, user, params }) {
+      if (!user && !engine.state.realm.allow_unauthenticated_user_list) throw ChatError.unauthorized();
+      return {
+        members: listUsers(engine, user, {
+          clientGravatar: params.client_gravatar as boolean,
+          includeCustomProfileFields: params.include_custom_profile_fields as boolean,
+          userIds: params.user_ids as number[] | undefined,
+        }),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/me',
+    auth: 'user',
+    summary: 'your own user, fields at the top level',
+    params: [],
+    handler({ engine, user }) {
+      const me = user!;
+      const ids = engine.state.messages.byUser.get(me.id);
+      return {
+        ...formatUser(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot }),
+        // Deprecated: the highest message id the user received, or -1.
+        max_message_id: ids && ids.length > 0 ? ids[ids.length - 1] : -1,
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}',
+    auth: 'user',
+    summary: 'one user by id',
+    params: [userIdInPath, ...formatParams],
+    handler({ engine, user, params }) {
+      const target = accessUserById(engine, params.user_id as number);
+      return {
+        user: formatUser(engine, user, target, {
+          clientGravatar: params.client_gravatar as boolean,
+          includeCustomProfileFields: params.include_custom_profile_fields as boolean,
+        }),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/{email}',
+    auth: 'user',
+    summary: 'one user by email (fake API address, or the real one when visible)',
+    params: [{ name: 'email', type: 'string', in: 'path', required: true }, ...formatParams],
+    handler({ engine, user, params }) {
+      const target = accessUserByEmail(engine, user!, params.email as string);
+      return {
+        user: formatUser(engine, user, target, {
+          clientGravatar: params.client_gravatar as boolean,
+          includeCustomProfileFields: params.include_custom_profile_fields as boolean,
+        }),
+      };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/users/{user_id}',
+    auth: 'admin',
+    summary: 'deactivate a user (and their bots)',
+    params: [
+      userIdInPath,
+      { name: 'actions', type: 'json_object', default: {}, validate: parseActions },
+      {
+        name: 'deactivation_notification_comment',
+        type: 'string',
+        maxLength: 2000,
+        validate: (v) => (v as string).trim(),
+      },
+    ],
+    handler({ engine, user, params }) {
+      commit(
+        engine,
+        deactivateUser(engine, user!, {
+          userId: params.user_id as number,
+          actions: params.actions as Partial<Record<DeactivationAction, boolean>>,
+          notificationComment: (params.deactivation_notification_comment as string | undefined) ?? null,
+        }),
+      );
+      return {};
+    },
+  },
+];

@@ -1,0 +1,72 @@
+/**
+ * `npm run simulator`: the chat simulator over HTTP (default http://127.0.0.1:9991/api/v1),
+ * printing every fixture user's email, role and API key.
+ * Flags: --port N, --host H, --seed S, --fixture FILE.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSimulator, FixtureError, type Clock } from '../simulator/index.ts';
+
+export interface SimulatorServerOptions {
+  port?: number;
+  host?: string;
+  seed?: number | string;
+  fixturePath?: string;
+  /** Default: wall-clock time (a live server). */
+  clock?: Clock;
+  /** Print the banner and user table (default true). */
+  print?: boolean;
+}
+
+const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
+
+export async function startSimulatorServer(options: SimulatorServerOptions = {}) {
+  const simulator = createSimulator({
+    ...(options.fixturePath ? { fixture: options.fixturePath } : {}),
+    seed: options.seed ?? 0,
+    clock: options.clock ?? { now: () => Date.now() / 1000 },
+  });
+  const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1');
+  if (options.print ?? true) {
+    const lines = [`Chat simulator listening: ${server.url}`, ''];
+    const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);
+    const width = Math.max(...users.map((u) => u.delivery_email.length), 5);
+    lines.push(`${'email'.padEnd(width)}  ${'role'.padEnd(13)}  api key`);
+    for (const u of users) {
+      const role = u.is_bot ? `bot (${ROLE_NAMES[u.role]})` : ROLE_NAMES[u.role]!;
+      lines.push(`${u.delivery_email.padEnd(width)}  ${role.padEnd(13)}  ${u.api_key}`);
+    }
+    console.log(lines.join('\n'));
+  }
+  return { ...server, simulator };
+}
+
+function parseArgs(argv: string[]): SimulatorServerOptions {
+  const out: SimulatorServerOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    const need = (): string => {
+      if (value === undefined) throw new Error(`${flag} needs a value`);
+      i++;
+      return value;
+    };
+    if (flag === '--port') out.port = Number(need());
+    else if (flag === '--host') out.host = need();
+    else if (flag === '--seed') out.seed = need();
+    else if (flag === '--fixture') out.fixturePath = path.resolve(need());
+    else throw new Error(`unknown flag ${flag} (flags: --port, --host, --seed, --fixture)`);
+  }
+  if (out.port !== undefined && !Number.isInteger(out.port)) throw new Error('--port must be an integer');
+  if (typeof out.seed === 'string' && /^-?\d+$/.test(out.seed)) out.seed = Number(out.seed);
+  return out;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    await startSimulatorServer(parseArgs(process.argv.slice(2)));
+  } catch (error) {
+    console.error(error instanceof FixtureError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

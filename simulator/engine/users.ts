@@ -1,0 +1,284 @@
+/**
+ * Users: the User object as each viewer sees it (reference §3.1–3.6) and deactivation (§3.5).
+ */
+import {
+  activeUserIds,
+  avatarUrl,
+  canSeeDeliveryEmail,
+  isAdmin,
+  isOwner,
+  nowSeconds,
+  type Engine,
+} from './engine.ts';
+import { ChatError } from './errors.ts';
+import { effect, outcome, type Effect, type Outcome } from './events.ts';
+import { renderMarkdown } from './markdown/index.ts';
+import { renderContext } from './render.ts';
+import { syncSystemGroups } from './fixture.ts';
+import { ROLE, type UserRecord } from './state.ts';
+
+export interface FormatUserOptions {
+  clientGravatar: boolean;
+  includeCustomProfileFields: boolean;
+}
+
+/** `2019-10-20T07:50+00:00`: ISO 8601, minute precision, UTC (Zulip 9.0+). */
+export function isoMinute(unixSeconds: number): string {
+  return `${new Date(Math.floor(unixSeconds) * 1000).toISOString().slice(0, 16)}+00:00`;
+}
+
+/** Custom profile field types whose values are Markdown (short and long text). */
+const RENDERED_FIELD_TYPES = new Set([1, 2]);
+
+export function profileDataOf(engine: Engine, user: UserRecord): Record<string, { value: string; rendered_value?: string }> {
+  const out: Record<string, { value: string; rendered_value?: string }> = {};
+  for (const field of engine.state.realm.custom_profile_fields) {
+    const value = user.profile_data.get(field.id);
+    if (value === undefined) continue;
+    out[String(field.id)] = RENDERED_FIELD_TYPES.has(field.type)
+      ? { value, rendered_value: renderMarkdown(value, renderContext(engine.state)).html }
+      : { value };
+  }
+  return out;
+}
+
+/** The User object (format_user_row) of `user` as `viewer` (undefined: a spectator) sees it. */
+export function formatUser(
+  engine: Engine,
+  viewer: UserRecord | undefined,
+  user: UserRecord,
+  options: FormatUserOptions,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    user_id: user.id,
+    email: user.email,
+    delivery_email: canSeeDeliveryEmail(engine, viewer, user) ? user.delivery_email : null,
+    full_name: user.full_name,
+    // Spectators get the date only.
+    date_joined: viewer ? isoMinute(user.date_joined) : isoMinute(user.date_joined).slice(0, 10),
+    is_active: user.is_active,
+    is_owner: user.role === ROLE.owner,
+    is_admin: user.role <= ROLE.administrator,
+    is_guest: user.role === ROLE.guest,
+    is_bot: user.is_bot,
+    role: user.role,
+    timezone: user.timezone,
+    avatar_version: user.avatar_version,
+    avatar_url: avatarUrl(engine, user, { clientGravatar: options.clientGravatar, viewer }),
+    is_imported_stub: user.is_imported_stub,
+  };
+  if (user.is_bot) {
+    out.bot_type = user.bot_type;
+    out.bot_owner_id = user.is_system_bot ? null : user.bot_owner_id;
+    if (user.is_system_bot) out.is_system_bot = true;
+  } else if (options.includeCustomProfileFields) {
+    out.profile_data = profileDataOf(engine, user);
+  }
+  if (user.is_deleted) out.is_deleted = true;
+  return out;
+}
+
+/** Users of the realm a listing shows: active and deactivated, humans and bots, no system bots. */
+export function realmUsers(engine: Engine): UserRecord[] {
+  return [...engine.state.users.values()].filter((u) => !u.is_system_bot).sort((a, b) => a.id - b.id);
+}
+
+export function listUsers(
+  engine: Engine,
+  viewer: UserRecord | undefined,
+  params: FormatUserOptions & { userIds?: number[] | undefined },
+): Record<string, unknown>[] {
+  let users = realmUsers(engine);
+  if (params.userIds) {
+    const wanted = new Set(params.userIds);
+    for (const id of wanted) {
+      const u = engine.state.users.get(id);
+      if (!u || u.is_system_bot) throw ChatError.badRequest(`Invalid user ID: ${id}`);
+    }
+    users = users.filter((u) => wanted.has(u.id));
+  }
+  return users.map((u) => formatUser(engine, viewer, u, params));
+}
+
+/** GET /users/{user_id}: any realm user, deactivated and bots included; else `No such user`. */
+export function accessUserById(engine: Engine, userId: number): UserRecord {
+  const user = engine.state.users.get(userId);
+  if (!user || user.is_system_bot) throw ChatError.badRequest('No such user');
+  return user;
+}
+
+/**
+ * GET /users/{email}: the fake `user{id}@host` address, or the real one when the viewer may see it.
+ */
+export function accessUserByEmail(engine: Engine, viewer: UserRecord, email: string): UserRecord {
+  const fake = new RegExp(`^user(\\d+)@${engine.state.realm.host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i').exec(email);
+  if (fake) return accessUserById(engine, Number(fake[1]));
+  for (const u of engine.state.users.values()) {
+    if (u.is_system_bot) continue;
+    if (u.delivery_email.toLowerCase() === email.toLowerCase() && canSeeDeliveryEmail(engine, viewer, u)) return u;
+    if (u.email.toLowerCase() === email.toLowerCase()) return u;
+  }
+  throw ChatError.badRequest('No such user');
+}
+
+// ---------------------------------------------------------------- deactivation
+
+export const DEACTIVATION_ACTIONS = [
+  'delete_profile',
+  'delete_public_channel_messages',
+  'delete_private_channel_messages',
+  'delete_direct_messages',
+] as const;
+export type DeactivationAction = (typeof DEACTIVATION_ACTIONS)[number];
+
+export interface DeactivateParams {
+  userId: number;
+  actions: Partial<Record<DeactivationAction, boolean>>;
+  /** null: no email; '' an email without comment. */
+  notificationComment: string | null;
+}
+
+/**
+ * Deletes a deactivated user's messages for the requested actions. The messages helper may
+ * provide it (`setMessageDeleter`); until then message deletions are refused by nobody and
+ * simply not applied (reported by `deactivateUser`'s return value).
+ */
+export type MessageDeleter = (
+  engine: Engine,
+  userId: number,
+  kinds: { publicChannels: boolean; privateChannels: boolean; directMessages: boolean },
+) => Effect[];
+
+let messageDeleter: MessageDeleter | null = null;
+
+export function setMessageDeleter(deleter: MessageDeleter | null): void {
+  messageDeleter = deleter;
+}
+
+export function checkDeactivateUser(engine: Engine, actor: UserRecord, params: DeactivateParams): UserRecord {
+  const target = engine.state.users.get(params.userId);
+  // Bots are deactivated through DELETE /bots/{id}: here they are "no such user".
+  if (!target || target.is_bot) throw ChatError.badRequest('No such user');
+  if (!target.is_active) throw ChatError.badRequest('User is deactivated');
+  if (!isAdmin(actor)) throw ChatError.insufficientPermission();
+  if (isOwner(target) && !isOwner(actor)) throw ChatError.ownerRequired();
+  if (isOwner(target)) {
+    const otherOwners = [...engine.state.users.values()].filter(
+      (u) => u.id !== target.id && u.is_active && !u.is_bot && isOwner(u),
+    );
+    if (otherOwners.length === 0) throw ChatError.badRequest('Cannot deactivate the only organization owner');
+  }
+  return target;
+}
+
+export interface DeactivateResult {
+  deactivatedUserIds: number[];
+  /** Message-deletion actions requested but not applied (no deleter registered). */
+  unappliedActions: DeactivationAction[];
+}
+
+export function deactivateUser(engine: Engine, actor: UserRecord, params: DeactivateParams): Outcome<DeactivateResult> {
+  const target = checkDeactivateUser(engine, actor, params);
+  return doDeactivateUser(engine, actor, target, params);
+}
+
+function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams, events: Effect[], unapplied: Set<DeactivationAction>): void {
+  const a = params.actions;
+  if (a.delete_profile) {
+    user.full_name = `Deleted User ${user.id}`;
+    user.avatar_source = 'G';
+    user.avatar_version += 1;
+    user.profile_data.clear();
+    const everyone = activeUserIds(engine);
+    events.push(effect({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: user.full_name } }, everyone));
+    events.push(
+      effect(
+        {
+          type: 'realm_user',
+          op: 'update',
+          person: {
+            user_id: user.id,
+            avatar_source: user.avatar_source,
+            avatar_url: avatarUrl(engine, user, { clientGravatar: false }),
+            avatar_url_medium: avatarUrl(engine, user, { clientGravatar: false }),
+            avatar_version: user.avatar_version,
+          },
+        },
+        everyone,
+      ),
+    );
+  }
+  const kinds = {
+    publicChannels: a.delete_public_channel_messages === true,
+    privateChannels: a.delete_private_channel_messages === true,
+    directMessages: a.delete_direct_messages === true,
+  };
+  if (kinds.publicChannels || kinds.privateChannels || kinds.directMessages) {
+    if (messageDeleter) events.push(...messageDeleter(engine, user.id, kinds));
+    else {
+      if (kinds.publicChannels) unapplied.add('delete_public_channel_messages');
+      if (kinds.privateChannels) unapplied.add('delete_private_channel_messages');
+      if (kinds.directMessages) unapplied.add('delete_direct_messages');
+    }
+  }
+}
+
+function deactivateOne(engine: Engine, user: UserRecord, events: Effect[]): void {
+  user.is_active = false;
+  const recipients = activeUserIds(engine);
+  events.push(effect({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: false } }, recipients));
+  if (user.is_bot) {
+    const admins = recipients.filter((id) => isAdmin(engine.state.users.get(id)!));
+    const owner = user.bot_owner_id !== null ? [user.bot_owner_id] : [];
+    events.push(
+      effect({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, is_active: false } }, [...admins, ...owner].filter((id) => engine.state.users.get(id)?.is_active)),
+    );
+  }
+  // Subscriptions stay, but a deactivated user drops out of subscriber lists: peers learn it.
+  for (const [streamId, subs] of engine.state.subscriptions) {
+    const sub = subs.get(user.id);
+    if (!sub?.active) continue;
+    const stream = engine.state.streams.get(streamId)!;
+    const peers = stream.invite_only
+      ? [...subs.entries()].filter(([id, s]) => s.active && id !== user.id && engine.state.users.get(id)?.is_active).map(([id]) => id)
+      : recipients.filter((id) => engine.state.users.get(id)!.role !== ROLE.guest || subs.get(id)?.active);
+    events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [streamId], user_ids: [user.id] }, peers));
+  }
+}
+
+export function doDeactivateUser(
+  engine: Engine,
+  actor: UserRecord,
+  target: UserRecord,
+  params: DeactivateParams,
+): Outcome<DeactivateResult> {
+  const events: Effect[] = [];
+  const unapplied = new Set<DeactivationAction>();
+  const bots = [...engine.state.users.values()]
+    .filter((u) => u.is_bot && u.is_active && u.bot_owner_id === target.id)
+    .sort((a, b) => a.id - b.id);
+  const deactivated: number[] = [];
+  // The target's bots go first, each with the requested actions applied before it is deactivated.
+  for (const bot of bots) {
+    applyActions(engine, bot, params, events, unapplied);
+    deactivateOne(engine, bot, events);
+    deactivated.push(bot.id);
+  }
+  applyActions(engine, target, params, events, unapplied);
+  deactivateOne(engine, target, events);
+  deactivated.push(target.id);
+  syncSystemGroups(engine.state);
+  if (params.notificationComment !== null) {
+    engine.state.outbox.push({
+      to: target.delivery_email,
+      template: 'zerver/emails/deactivate',
+      context: {
+        realm_name: engine.state.realm.name,
+        deactivation_notification_comment: params.notificationComment,
+        acting_user_id: actor.id,
+      },
+      timestamp: nowSeconds(engine),
+    });
+  }
+  return outcome({ deactivatedUserIds: deactivated, unappliedActions: [...unapplied] }, events);
+}

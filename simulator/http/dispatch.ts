@@ -1,0 +1,217 @@
+/**
+ * handle(request) → response, for every route of the table: match (404 / 405 / OPTIONS / HEAD),
+ * authenticate, check the role, decode parameters, call the handler, add
+ * `ignored_parameters_unsupported`, render the envelope. The node:http adapter and the
+ * in-process `request()` both go through here, so they cannot disagree.
+ */
+import { ChatError, isChatError } from '../engine/errors.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { UserRecord } from '../engine/state.ts';
+import { authenticate, checkRouteRole } from './auth.ts';
+import {
+  errorResponse,
+  internalErrorResponse,
+  methodNotAllowedResponse,
+  successResponse,
+  type RawResponse,
+} from './envelope.ts';
+import { decodeParams, type RawParams } from './params.ts';
+import type { Method, Route } from './route.ts';
+
+export type { RawResponse } from './envelope.ts';
+
+export interface RawRequest {
+  method: string;
+  /** Path with optional query string, e.g. '/api/v1/users?client_gravatar=false'. */
+  url: string;
+  /** Header names lower-cased. */
+  headers: Record<string, string | undefined>;
+  body?: Buffer | string | undefined;
+}
+
+export const API_PREFIX = '/api/v1';
+
+interface CompiledPattern {
+  pattern: string;
+  regex: RegExp | null;
+  names: string[];
+  byMethod: Map<string, Route>;
+  /** Methods in route-definition order, HEAD appended after GET's presence (Django's order). */
+  allowed: string[];
+}
+
+export interface RouteTable {
+  staticPaths: Map<string, CompiledPattern>;
+  dynamic: CompiledPattern[];
+  all: CompiledPattern[];
+}
+
+/** Compile the table once: static paths in a map, parameterised ones as anchored regexes. */
+export function compileRoutes(routes: readonly Route[]): RouteTable {
+  const byPattern = new Map<string, CompiledPattern>();
+  for (const route of routes) {
+    let entry = byPattern.get(route.path);
+    if (!entry) {
+      const names: string[] = [];
+      const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+        names.push(name);
+        const spec = route.params.find((p) => p.name === name && p.in === 'path');
+        if (!spec) throw new Error(`route ${route.method} ${route.path}: path parameter ${name} is not declared`);
+        return spec.type === 'int' ? '(\\d+)' : '([^/]+)';
+      });
+      entry = {
+        pattern: route.path,
+        regex: names.length > 0 ? new RegExp(`^${source}$`) : null,
+        names,
+        byMethod: new Map(),
+        allowed: [],
+      };
+      byPattern.set(route.path, entry);
+    }
+    if (entry.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+    entry.byMethod.set(route.method, route);
+    entry.allowed.push(route.method);
+  }
+  const all = [...byPattern.values()];
+  for (const e of all) if (e.byMethod.has('GET')) e.allowed.push('HEAD');
+  return {
+    staticPaths: new Map(all.filter((e) => !e.regex).map((e) => [e.pattern, e])),
+    dynamic: all.filter((e) => e.regex),
+    all,
+  };
+}
+
+function matchPath(table: RouteTable, path: string): { entry: CompiledPattern; params: Record<string, string> } | null {
+  const fixed = table.staticPaths.get(path);
+  if (fixed) return { entry: fixed, params: {} };
+  for (const entry of table.dynamic) {
+    const m = entry.regex!.exec(path);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    try {
+      entry.names.forEach((name, i) => {
+        params[name] = decodeURIComponent(m[i + 1]!);
+      });
+    } catch {
+      return null; // malformed %-escape: no route matches it
+    }
+    return { entry, params };
+  }
+  return null;
+}
+
+function toMap(search: URLSearchParams): Map<string, string> {
+  // Django's QueryDict.get answers the last value of a repeated key.
+  const out = new Map<string, string>();
+  for (const [k, v] of search) out.set(k, v);
+  return out;
+}
+
+async function parseBody(req: RawRequest): Promise<Map<string, string>> {
+  if (req.body === undefined || req.body.length === 0) return new Map();
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const text = typeof req.body === 'string' ? req.body : req.body.toString('utf8');
+    return toMap(new URLSearchParams(text));
+  }
+  if (type.startsWith('multipart/form-data')) {
+    // zulip-js posts FormData; the platform's own multipart parser reads it.
+    try {
+      const form = await new Request('http://simulator.invalid/', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type']! },
+        body: req.body,
+      }).formData();
+      const out = new Map<string, string>();
+      for (const [k, v] of form) out.set(k, typeof v === 'string' ? v : v.name);
+      return out;
+    } catch {
+      throw ChatError.badRequest('Malformed multipart body');
+    }
+  }
+  // Zulip never reads JSON (or any other) bodies on API endpoints: parameters look missing.
+  return new Map();
+}
+
+export interface DispatchOptions {
+  /** Called with unexpected (non-ChatError) exceptions; default logs to stderr. */
+  onUnexpectedError?: (error: unknown, req: RawRequest) => void;
+}
+
+export type Handle = (req: RawRequest) => Promise<RawResponse>;
+
+export function createDispatcher(getEngine: () => Engine, routes: readonly Route[], options: DispatchOptions = {}): Handle {
+  const table = compileRoutes(routes);
+  const onUnexpected =
+    options.onUnexpectedError ??
+    ((error: unknown, req: RawRequest) => {
+      console.error(`simulator: unexpected error on ${req.method} ${req.url}:`, error);
+    });
+
+  return async function handle(req: RawRequest): Promise<RawResponse> {
+    const isHead = req.method.toUpperCase() === 'HEAD';
+    let response: RawResponse;
+    try {
+      response = await dispatch(getEngine(), table, req);
+    } catch (error) {
+      if (isChatError(error)) response = errorResponse(error);
+      else {
+        onUnexpected(error, req);
+        response = internalErrorResponse();
+      }
+    }
+    return isHead ? { ...response, body: '' } : response;
+  };
+}
+
+async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Promise<RawResponse> {
+  const queryStart = req.url.indexOf('?');
+  const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
+  const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
+  let path = rawPath.startsWith(API_PREFIX) ? rawPath.slice(API_PREFIX.length) : null;
+  if (path !== null && path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  const matched = path === null ? null : matchPath(table, path);
+  if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
+  const { entry } = matched;
+
+  let method = req.method.toUpperCase();
+  if (method === 'OPTIONS') {
+    return { status: 204, headers: { allow: [...entry.allowed].sort().join(', ') }, body: '' };
+  }
+  const body = method === 'GET' || method === 'HEAD' ? new Map<string, string>() : await parseBody(req);
+  // Legacy method override: a POST form field `method` picks the handler.
+  if (method === 'POST' && body.has('method')) method = body.get('method')!.toUpperCase();
+  if (method === 'HEAD') method = 'GET';
+  const route = entry.byMethod.get(method as Method);
+  if (!route) return methodNotAllowedResponse(entry.allowed);
+
+  const header = req.headers.authorization;
+  let user: UserRecord | undefined;
+  if (route.auth === 'dev') {
+    if (!engine.state.realm.dev_auth_enabled) throw ChatError.badRequest('DevAuthBackend not enabled.');
+  } else if (route.auth !== 'none') {
+    if (header !== undefined && header !== '') user = authenticate(engine, header, route);
+    else if (route.auth !== 'optional') {
+      if ((req.headers.accept ?? '').includes('text/html')) {
+        return { status: 302, headers: { location: `/login/?next=${encodeURIComponent(rawPath)}` }, body: '' };
+      }
+      throw ChatError.unauthorized();
+    }
+    if (user) checkRouteRole(route, user);
+  }
+
+  const used = new Set<string>(['client']);
+  const raw: RawParams = { path: matched.params, query, body };
+  const params = decodeParams(route.params, raw, used);
+  const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers) });
+  const ignored = new Set<string>();
+  for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
+  for (const k of query.keys()) if (!used.has(k)) ignored.add(k);
+  return successResponse(fields, [...ignored].sort());
+}
+
+function lowerHeaders(headers: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = v;
+  return out;
+}

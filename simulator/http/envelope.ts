@@ -1,0 +1,47 @@
+/**
+ * The only writer of response bodies: Zulip's success and error envelopes (reference §1.1),
+ * compact JSON with a trailing newline.
+ */
+import type { ChatError } from '../engine/errors.ts';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_TYPE = 'application/json';
+
+export function successResponse(fields: Record<string, unknown>, ignored: string[]): RawResponse {
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...fields };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: `${JSON.stringify(body)}\n` };
+}
+
+export function errorResponse(error: ChatError): RawResponse {
+  // The 404 for unknown paths answers with Zulip's default code.
+  const code = error.code === 'NOT_FOUND' ? 'BAD_REQUEST' : error.code;
+  const body = { result: 'error', msg: error.msg, code, ...error.extra };
+  return {
+    status: error.status,
+    headers: { 'content-type': JSON_TYPE, ...error.headers },
+    body: `${JSON.stringify(body)}\n`,
+  };
+}
+
+/** Django's method-not-allowed answer: no `code`, no trailing newline. */
+export function methodNotAllowedResponse(allowed: string[]): RawResponse {
+  return {
+    status: 405,
+    headers: { 'content-type': JSON_TYPE, allow: allowed.join(', ') },
+    body: JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed }),
+  };
+}
+
+export function internalErrorResponse(): RawResponse {
+  return {
+    status: 500,
+    headers: { 'content-type': JSON_TYPE },
+    body: `${JSON.stringify({ result: 'error', msg: 'Internal server error' })}\n`,
+  };
+}

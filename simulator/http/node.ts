@@ -1,0 +1,78 @@
+/** node:http adapter: IncomingMessage → RawRequest → handle() → ServerResponse. No logic here. */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Handle } from './dispatch.ts';
+
+/** Bodies above this size are refused before being read in full. */
+export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+const TOO_LARGE = `${JSON.stringify({ result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' })}\n`;
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) overflow = true;
+      if (!overflow) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(overflow ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function createHttpServer(handle: Handle): Server {
+  return createServer((req, res) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(TOO_LARGE);
+      req.resume();
+      return;
+    }
+    readBody(req)
+      .then(async (body) => {
+        if (body === null) {
+          res.writeHead(413, { 'content-type': 'application/json' }).end(TOO_LARGE);
+          return;
+        }
+        const headers: Record<string, string | undefined> = {};
+        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
+        res.writeHead(out.status, out.headers).end(out.body);
+      })
+      .catch((error: unknown) => {
+        console.error('simulator: request failed', error);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(`${JSON.stringify({ result: 'error', msg: 'Internal server error' })}\n`);
+      });
+  });
+}
+
+export interface Listening {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export function listenHttp(handle: Handle, port = 0, host = '127.0.0.1'): Promise<Listening> {
+  const server = createHttpServer(handle);
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address() as AddressInfo;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        url: `http://${shownHost}:${address.port}/api/v1`,
+        port: address.port,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.closeAllConnections();
+            server.close((err) => (err ? fail(err) : done()));
+          }),
+      });
+    });
+  });
+}

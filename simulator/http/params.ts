@@ -1,0 +1,153 @@
+/**
+ * Zulip's typed-parameter decoding (reference §1.3): every value arrives as a string; JSON-typed
+ * parameters are decoded and then checked strictly, with Zulip's error templates; the first
+ * failing parameter (in declaration order) is the one reported.
+ */
+import { ChatError } from '../engine/errors.ts';
+import type { ParamSpec } from './route.ts';
+
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function parseJson(raw: string, name: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw ChatError.badRequest(`${name} is not valid JSON`);
+  }
+}
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+
+/** Decode one raw string value according to the spec; throws ChatError with Zulip's wording. */
+export function decodeParam(spec: ParamSpec, raw: string): unknown {
+  const name = spec.name;
+  let value: unknown;
+  switch (spec.type) {
+    case 'string':
+      value = raw;
+      if (spec.maxLength !== undefined && codePointLength(raw) > spec.maxLength) {
+        throw ChatError.badRequest(`${name} is too long (limit: ${spec.maxLength} characters)`);
+      }
+      break;
+    case 'int': {
+      value = parseJson(raw, name);
+      if (!isInt(value)) throw ChatError.badRequest(`${name} is not an integer`);
+      break;
+    }
+    case 'float': {
+      value = parseJson(raw, name);
+      if (typeof value !== 'number') throw ChatError.badRequest(`${name} is not a float`);
+      break;
+    }
+    case 'bool': {
+      value = parseJson(raw, name);
+      if (typeof value !== 'boolean') throw ChatError.badRequest(`${name} is not a boolean`);
+      break;
+    }
+    case 'json':
+      value = parseJson(raw, name);
+      break;
+    case 'json_object':
+      value = parseJson(raw, name);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw ChatError.badRequest(`${name} is not a dict`);
+      }
+      break;
+    case 'json_array':
+      value = parseJson(raw, name);
+      if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+      break;
+    case 'int_array': {
+      value = parseJson(raw, name);
+      if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+      value.forEach((item, i) => {
+        if (!isInt(item)) throw ChatError.badRequest(`${name}[${i}] is not an integer`);
+      });
+      break;
+    }
+    case 'string_array': {
+      value = parseJson(raw, name);
+      if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+      value.forEach((item, i) => {
+        if (typeof item !== 'string') throw ChatError.badRequest(`${name}[${i}] is not a string`);
+      });
+      break;
+    }
+    case 'int_array_or_string_array': {
+      value = parseJson(raw, name);
+      if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+      const allInts = value.every(isInt);
+      const allStrings = value.every((v) => typeof v === 'string');
+      if (!allInts && !allStrings) {
+        // Zulip tries list[str] then list[int]; the first failing item of the int reading is reported.
+        const i = value.findIndex((v) => !isInt(v));
+        throw ChatError.badRequest(`${name}[${i}] is not an integer`);
+      }
+      break;
+    }
+    case 'int_or_string': {
+      // A JSON integer when it parses as one (`30`), else the raw text (`unlimited`).
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        parsed = undefined;
+      }
+      value = isInt(parsed) ? parsed : typeof parsed === 'string' ? parsed : raw;
+      break;
+    }
+  }
+  if (spec.oneOf && !spec.oneOf.includes(value as string | number)) throw ChatError.badRequest(`Invalid ${name}`);
+  if (spec.validate) value = spec.validate(value, name);
+  return value;
+}
+
+export interface RawParams {
+  /** Path parameters by name (already matched). */
+  path: Record<string, string>;
+  query: Map<string, string>;
+  body: Map<string, string>;
+}
+
+/**
+ * Decode every declared parameter (declaration order) and collect the names it consumed,
+ * for `ignored_parameters_unsupported`.
+ */
+export function decodeParams(specs: readonly ParamSpec[], raw: RawParams, used: Set<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of specs) {
+    let found: string | undefined;
+    let foundName: string | undefined;
+    if (spec.in === 'path') {
+      found = raw.path[spec.name];
+      foundName = spec.name;
+    } else {
+      for (const candidate of [spec.name, ...(spec.aliases ?? [])]) {
+        const v = lookup(spec, raw, candidate);
+        if (v === undefined) continue;
+        if (found !== undefined) throw ChatError.confusingVar(foundName!, candidate);
+        found = v;
+        foundName = candidate;
+      }
+      if (foundName !== undefined) used.add(foundName);
+    }
+    if (found === undefined) {
+      if (spec.required) throw ChatError.missingArgument(spec.name);
+      out[spec.name] = spec.default;
+      continue;
+    }
+    out[spec.name] = decodeParam(spec, found);
+  }
+  return out;
+}
+
+function lookup(spec: ParamSpec, raw: RawParams, name: string): string | undefined {
+  if (spec.in === 'query') return raw.query.get(name);
+  if (spec.in === 'body') return raw.body.get(name);
+  // Zulip reads the form body first, then the query string.
+  return raw.body.get(name) ?? raw.query.get(name);
+}

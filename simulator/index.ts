@@ -1,0 +1,165 @@
+/**
+ * The simulator's public seam: build one from a fixture and a seed, call it in-process with
+ * `request()` (the exact dispatch HTTP uses, without sockets), or `listen()` for real HTTP.
+ */
+import { readFileSync } from 'node:fs';
+import type { Fixture } from '../types/chat/fixture.ts';
+import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
+import { steppingClock, type Clock } from './engine/deps.ts';
+import { createEngine, type Engine } from './engine/engine.ts';
+import { FixtureError, validateFixture } from './engine/fixture.ts';
+import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
+import { listenHttp } from './http/node.ts';
+import { routes } from './http/routes/index.ts';
+
+export { FixtureError } from './engine/fixture.ts';
+export type { Engine } from './engine/engine.ts';
+export { fixedClock, steppingClock, type Clock } from './engine/deps.ts';
+export { routes } from './http/routes/index.ts';
+
+export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
+
+export interface SimulatorOptions {
+  /** A fixture object, or a path to a fixture JSON file. Default: the dev realm. */
+  fixture?: Fixture | string;
+  seed?: number | string;
+  /**
+   * Time source. Default: a deterministic clock starting an hour after the fixture's latest
+   * timestamp and advancing one second per reading, so runs repeat exactly.
+   */
+  clock?: Clock;
+}
+
+export type Credentials = string | number | { username: string; password: string } | null;
+
+export interface SimRequest {
+  method: string;
+  /** '/api/v1/...', query string allowed. */
+  path: string;
+  /** A user (email or id: their own API key is used), explicit Basic credentials, or null for none. */
+  as?: Credentials;
+  query?: Record<string, unknown>;
+  /** Form fields: strings as-is, anything else JSON-encoded (as clients send them). */
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface SimResponse {
+  status: number;
+  headers: Record<string, string>;
+  // The parsed JSON body ('' for empty bodies); tests read it freely.
+  body: any;
+}
+
+export interface Simulator {
+  request(req: SimRequest): Promise<SimResponse>;
+  readonly engine: Engine;
+  /** Plain JSON of the whole state (Maps and Sets turned into objects and arrays). */
+  snapshot(): unknown;
+  /** Back to the fixture's state (same seed, fresh clock). */
+  reset(): void;
+  listen(port?: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
+  /** The raw dispatcher (what the HTTP server calls). */
+  handle: Handle;
+}
+
+export function loadFixtureFile(file: string): Fixture {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new FixtureError([{ pointer: '', message: `cannot read JSON: ${(error as Error).message}` }], file);
+  }
+  return validateFixture(data, file);
+}
+
+function defaultClock(fixture: Fixture): Clock {
+  let latest = fixture.realm.date_created ?? 1_700_000_000;
+  for (const m of fixture.messages) latest = Math.max(latest, m.timestamp);
+  for (const s of fixture.streams) latest = Math.max(latest, s.date_created ?? 0);
+  return steppingClock(Math.floor(latest) + 3600, 1);
+}
+
+/** Form-encode values the way clients do: strings raw, everything else as JSON. */
+export function encodeForm(values: Record<string, unknown>): string {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined) continue;
+    form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  }
+  return form.toString();
+}
+
+export function basicAuth(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+}
+
+function plain(value: unknown): unknown {
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of value) out[String(k)] = plain(v);
+    return out;
+  }
+  if (value instanceof Set) return [...value].map(plain);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+    return out;
+  }
+  return value;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const fixture = typeof options.fixture === 'string' ? loadFixtureFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
+  const seed = options.seed ?? 0;
+  const build = (): Engine => createEngine(fixture, { seed, clock: options.clock ?? defaultClock(fixture) });
+  let engine = build();
+  const handle = createDispatcher(() => engine, routes);
+
+  function authorization(as: Credentials | undefined): string | undefined {
+    if (as === undefined || as === null) return undefined;
+    if (typeof as === 'object') return basicAuth(as.username, as.password);
+    const user =
+      typeof as === 'number'
+        ? engine.state.users.get(as)
+        : [...engine.state.users.values()].find(
+            (u) => u.delivery_email.toLowerCase() === as.toLowerCase() || u.email.toLowerCase() === as.toLowerCase(),
+          );
+    if (!user) throw new Error(`simulator.request: no user ${String(as)}`);
+    return basicAuth(user.delivery_email, user.api_key);
+  }
+
+  return {
+    get engine() {
+      return engine;
+    },
+    handle,
+    async request(req) {
+      let url = req.path.startsWith('/') ? req.path : `${API_PREFIX}/${req.path}`;
+      if (req.query && Object.keys(req.query).length > 0) {
+        url += (url.includes('?') ? '&' : '?') + encodeForm(req.query);
+      }
+      const headers: Record<string, string | undefined> = {};
+      for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
+      const auth = authorization(req.as);
+      if (auth !== undefined && headers.authorization === undefined) headers.authorization = auth;
+      let body: string | undefined;
+      if (req.body) {
+        body = encodeForm(req.body);
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      }
+      const res = await handle({ method: req.method.toUpperCase(), url, headers, body });
+      return { status: res.status, headers: res.headers, body: res.body === '' ? '' : JSON.parse(res.body) };
+    },
+    snapshot() {
+      return plain(engine.state);
+    },
+    reset() {
+      engine = build();
+    },
+    listen(port = 0, host = '127.0.0.1') {
+      return listenHttp(handle, port, host);
+    },
+  };
+}
