@@ -1,0 +1,195 @@
+/**
+ * The whole build on the fixture content: files on disk, schemas, OpenAPI, drafts, determinism,
+ * and what a broken content folder does (issues naming file and field, previous dist/ intact).
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
+import { schemaRegistry } from '../../scripts/catalog/schemas.ts';
+import { FIXTURE, ROOT, cleanupTemp, copyContent, edit, put, readJson, readTree, tempDir } from './helpers.ts';
+import { schemaFor } from './outputs.ts';
+
+const run = promisify(execFile);
+let dist: string;
+let tree: Map<string, Buffer>;
+const text = (rel: string): string => tree.get(rel)?.toString('utf8') ?? '';
+
+beforeAll(async () => {
+  dist = path.join(await tempDir(), 'dist');
+  const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '' });
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  tree = await readTree(dist);
+});
+afterAll(cleanupTemp);
+
+describe('a clean build', () => {
+  it('emits the API, the twins and the agent files', () => {
+    expect([...tree.keys()]).toEqual(expect.arrayContaining([
+      '_headers', 'llms.txt', 'llms-full.txt', 'robots.txt', 'sitemap.xml', 'index.md',
+      'contacto/index.md', 'servicios/meta-ads/index.md', 'sectores/servicios-profesionales/index.md',
+      'insights/medir-antes/index.md', 'zonas/valencia/index.md',
+      'api/v1/index.json', 'api/v1/status.json', 'api/v1/organization.json', 'api/v1/bundle.json', 'api/v1/openapi.json',
+      'api/v1/services.json', 'api/v1/sectors.json', 'api/v1/areas.json', 'api/v1/insights.json', 'api/v1/faqs.json', 'api/v1/pages.json',
+      'api/v1/services/meta-ads.json', 'api/v1/services/diagnostico-operativo.json',
+      'api/v1/sectors/servicios-profesionales.json', 'api/v1/insights/medir-antes.json',
+    ]));
+  });
+
+  it('every emitted JSON file validates against its schema', () => {
+    const registry = schemaRegistry();
+    const checked: string[] = [];
+    for (const [rel, bytes] of tree) {
+      const schema = schemaFor(rel);
+      if (!schema || schema === 'openapi') continue;
+      const validate = registry.validator(schema);
+      expect(validate(JSON.parse(bytes.toString('utf8'))), `${rel}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      checked.push(rel);
+    }
+    // 2 services + 1 sector + 1 insight + 6 lists + organization, index, status, bundle
+    expect(checked).toHaveLength(14);
+  });
+
+  it('openapi.json is a valid OpenAPI 3.1 document with the spec operations and content slugs', async () => {
+    const doc = JSON.parse(text('api/v1/openapi.json'));
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    const ops = Object.values(doc.paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+    expect(ops.sort()).toEqual(['getBundle', 'getInsightsBySlug', 'getOrganization', 'getRoot', 'getSectorsBySlug', 'getServicesBySlug', 'getStatus', 'listAreas', 'listFaqs', 'listInsights', 'listPages', 'listSectors', 'listServices']);
+    expect(doc.paths['/services/{slug}.json'].get.parameters[0].schema.enum).toEqual(['meta-ads', 'diagnostico-operativo']);
+    expect(doc.paths['/services/{slug}.json'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error404');
+  });
+
+  it('orders services by line then order, and carries provenance from the content', async () => {
+    const services = await readJson<{ items: { slug: string; source: { path: string; sha256: string }; updated: string }[] }>(path.join(dist, 'api/v1/services.json'));
+    expect(services.items.map((s) => s.slug)).toEqual(['meta-ads', 'diagnostico-operativo']);
+    const bytes = await readFile(path.join(FIXTURE, 'services/meta-ads.md'));
+    expect(services.items[0]?.source).toEqual({ path: 'content/services/meta-ads.md', sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(services.items[0]?.updated).toBe('2026-01-10');
+  });
+
+  it('resolves references as slugs with titles and addresses', async () => {
+    const s = await readJson<Record<string, unknown>>(path.join(dist, 'api/v1/services/meta-ads.json'));
+    expect(s.related_services).toEqual([{ slug: 'diagnostico-operativo', title: 'Diagnóstico operativo', url: 'https://tramontanaconsultores.es/servicios/diagnostico-operativo/', json_url: 'https://tramontanaconsultores.es/api/v1/services/diagnostico-operativo.json' }]);
+    expect(s.faqs).toEqual([{ id: expect.stringMatching(/^service\.meta-ads\.[0-9a-f]{10}$/), question: '¿Cuánto dura?', answer: 'Entre cuatro y seis semanas.' }]);
+    expect(s.body_markdown).toContain('## Cómo trabajamos');
+    expect(s.word_count).toBeGreaterThan(5);
+    const sector = await readJson<{ services: { slug: string }[] }>(path.join(dist, 'api/v1/sectors/servicios-profesionales.json'));
+    expect(sector.services.map((x) => x.slug)).toEqual(['meta-ads', 'diagnostico-operativo']);
+  });
+
+  it('says in index.json how many requests the bundle replaces, counted from the content', async () => {
+    const index = await readJson<{ bundle: { replaces_requests: number }; resources: { name: string; total: number }[] }>(path.join(dist, 'api/v1/index.json'));
+    // organization + 6 lists + 2 services + 1 sector + 1 insight
+    expect(index.bundle.replaces_requests).toBe(11);
+    expect(Object.fromEntries(index.resources.map((r) => [r.name, r.total]))).toEqual({ organization: 1, services: 2, sectors: 1, areas: 1, insights: 1, faqs: 4, pages: 7 });
+  });
+
+  it('leaves drafts out of every output', () => {
+    for (const [rel, bytes] of tree) {
+      const body = bytes.toString('utf8');
+      expect(body, rel).not.toContain('borrador-secreto');
+      expect(body, rel).not.toContain('Pregunta del borrador');
+    }
+  });
+
+  it('lists only indexable pages and keeps the others out of llms.txt, twins and the sitemap', () => {
+    const pages = JSON.parse(text('api/v1/pages.json')) as { count: number; items: { kind: string; slug: string; markdown_url: string }[] };
+    expect(pages.items.map((p) => `${p.kind}:${p.slug}`)).toEqual(['page:inicio', 'page:contacto', 'service:meta-ads', 'service:diagnostico-operativo', 'sector:servicios-profesionales', 'insight:medir-antes', 'area:valencia']);
+    expect(pages.count).toBe(pages.items.length);
+    for (const file of ['llms.txt', 'llms-full.txt', 'sitemap.xml', 'api/v1/faqs.json', 'api/v1/bundle.json']) {
+      expect(text(file), file).not.toContain('aviso-legal');
+    }
+    expect(tree.has('aviso-legal/index.md')).toBe(false);
+    expect(text('robots.txt')).toContain('Disallow: /aviso-legal/');
+    expect(text('robots.txt')).toContain('Sitemap: https://tramontanaconsultores.es/sitemap.xml');
+  });
+
+  it('writes llms.txt in the llmstxt.org shape, linking each page to its Markdown twin', () => {
+    const llms = text('llms.txt');
+    expect(llms).toMatch(/^# Fixture Consultores\n\n> Consultora de prueba/);
+    expect(llms).toContain('- [Meta Ads](https://tramontanaconsultores.es/servicios/meta-ads/index.md): Campañas en Meta.');
+    expect(text('llms-full.txt')).toContain('# Diagnóstico operativo');
+    expect(text('index.md')).toMatch(/^# Fixture Consultores\n/);
+  });
+
+  it('puts pages and JSON endpoints in the sitemap with the content dates', () => {
+    const sitemap = text('sitemap.xml');
+    expect(sitemap).toContain('<loc>https://tramontanaconsultores.es/servicios/meta-ads/</loc>\n    <lastmod>2026-01-10</lastmod>');
+    expect(sitemap).toContain('<loc>https://tramontanaconsultores.es/api/v1/services/meta-ads.json</loc>\n    <lastmod>2026-01-10</lastmod>');
+  });
+
+  it('takes the build time from the content, or from SOURCE_DATE_EPOCH', async () => {
+    expect(JSON.parse(text('api/v1/status.json')).generated_at).toBe('2026-02-01T00:00:00.000Z');
+    const other = path.join(await tempDir(), 'dist');
+    await buildCatalog({ contentDir: FIXTURE, outDir: other, sourceDateEpoch: '1767225600' });
+    expect((await readJson<{ generated_at: string }>(path.join(other, 'api/v1/status.json'))).generated_at).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('derives every address from the configured site URL', async () => {
+    const other = path.join(await tempDir(), 'dist');
+    await buildCatalog({ contentDir: FIXTURE, outDir: other, siteUrl: 'https://staging.example.org/', sourceDateEpoch: '' });
+    const s = await readJson<{ url: string; json_url: string }>(path.join(other, 'api/v1/services/meta-ads.json'));
+    expect(s).toMatchObject({ url: 'https://staging.example.org/servicios/meta-ads/', json_url: 'https://staging.example.org/api/v1/services/meta-ads.json' });
+    const all = [...(await readTree(other)).values()].map((b) => b.toString('utf8')).join('\n');
+    expect(all).not.toContain('tramontanaconsultores.es/');
+  });
+
+  it('is deterministic: a second build is byte-identical', async () => {
+    const again = path.join(await tempDir(), 'dist');
+    await buildCatalog({ contentDir: FIXTURE, outDir: again, sourceDateEpoch: '' });
+    const second = await readTree(again);
+    expect([...second.keys()]).toEqual([...tree.keys()]);
+    for (const [rel, bytes] of tree) expect(second.get(rel)?.equals(bytes), rel).toBe(true);
+  });
+});
+
+/** One row per kind of broken content: the change, then the issue it must produce. */
+const BROKEN: readonly [string, (dir: string) => Promise<void>, { file: string; field: string; code: string }][] = [
+  ['bad YAML', (d) => edit(d, 'sectors/servicios-profesionales.md', 'title: "Servicios profesionales"', 'title: "Servicios: [profesionales'), { file: 'content/sectors/servicios-profesionales.md', field: '(front matter)', code: 'yaml_error' }],
+  ['a missing field', (d) => edit(d, 'insights/medir-antes.md', /^answer: .*\n/m, ''), { file: 'content/insights/medir-antes.md', field: 'answer', code: 'missing_field' }],
+  ['a mistyped field', (d) => edit(d, 'services/diagnostico-operativo.md', 'order: 1', 'order: "primero"'), { file: 'content/services/diagnostico-operativo.md', field: 'order', code: 'wrong_type' }],
+  ['a slug that does not match the file name', (d) => edit(d, 'areas/valencia.md', 'slug: "valencia"', 'slug: "valencia-ciudad"'), { file: 'content/areas/valencia.md', field: 'slug', code: 'slug_mismatch' }],
+  ['a duplicate slug', async (d) => put(d, 'pages/contacto-2.md', (await readFile(path.join(d, 'pages/contacto.md'), 'utf8')).replace('/contacto/', '/contacto-2/')), { file: 'content/pages/contacto-2.md', field: 'slug', code: 'duplicate_slug' }],
+  ['a dangling reference', (d) => edit(d, 'services/meta-ads.md', 'sectors: ["servicios-profesionales"]', 'sectors: ["hosteleria"]'), { file: 'content/services/meta-ads.md', field: 'sectors[0]', code: 'dangling_reference' }],
+];
+
+describe('a broken content folder', () => {
+  let previous: string;
+  let before: Map<string, Buffer>;
+  beforeAll(async () => {
+    previous = path.join(await tempDir(), 'dist');
+    await buildCatalog({ contentDir: FIXTURE, outDir: previous, sourceDateEpoch: '' });
+    before = await readTree(previous);
+  });
+
+  it.each(BROKEN)('with %s fails naming the file and field, and leaves dist/ untouched', async (_name, breakIt, expected) => {
+    const content = await copyContent();
+    await breakIt(content);
+    const result = await buildCatalog({ contentDir: content, outDir: previous });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toContainEqual(expect.objectContaining(expected));
+    const after = await readTree(previous);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [rel, bytes] of before) expect(after.get(rel)?.equals(bytes), rel).toBe(true);
+  });
+
+  it('the CLI lists every problem at once, sorted by file, and exits 1', async () => {
+    const content = await copyContent();
+    for (const [, breakIt] of BROKEN) await breakIt(content);
+    const cli = run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts'), '--content', content, '--out', previous], { cwd: ROOT });
+    const failure = await cli.then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(failure?.code).toBe(1);
+    const lines = (failure?.stderr ?? '').split('\n').filter((l) => l.startsWith('  content/'));
+    for (const [, , e] of BROKEN) expect(lines.some((l) => l.startsWith(`  ${e.file}: ${e.field}: `) && l.endsWith(`[${e.code}]`)), `${e.file} ${e.field}`).toBe(true);
+    expect(lines).toEqual([...lines].sort());
+    expect(failure?.stderr).toMatch(/^Build failed: \d+ problems in \d+ file\(s\):/);
+    expect((await readTree(previous)).get('api/v1/index.json')?.equals(before.get('api/v1/index.json') ?? Buffer.alloc(0))).toBe(true);
+  });
+});
