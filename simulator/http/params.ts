@@ -22,6 +22,26 @@ function parseJson(raw: string, name: string): unknown {
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
+/**
+ * The numeric literals of a JSON text, in order, outside strings. JSON.parse turns `5.0` into
+ * the integer 5; Python keeps it a float, which Zulip then refuses as "not an integer".
+ */
+function numberTokens(raw: string): string[] {
+  const out: string[] = [];
+  const re = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  for (const m of raw.matchAll(re)) if (m[0][0] !== '"') out.push(m[0]);
+  return out;
+}
+
+const INTEGER_LITERAL = /^-?\d+$/;
+
+/** For a parsed array, which items were written as integers (only meaningful for number items). */
+function integerLiterals(raw: string, value: unknown[]): boolean[] {
+  const tokens = numberTokens(raw);
+  let t = 0;
+  return value.map((item) => (typeof item === 'number' ? INTEGER_LITERAL.test(tokens[t++] ?? '') : false));
+}
+
 /** Decode one raw string value according to the spec; throws ChatError with Zulip's wording. */
 export function decodeParam(spec: ParamSpec, raw: string): unknown {
   const name = spec.name;
@@ -35,7 +55,7 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
       break;
     case 'int': {
       value = parseJson(raw, name);
-      if (!isInt(value)) throw ChatError.badRequest(`${name} is not an integer`);
+      if (!isInt(value) || !INTEGER_LITERAL.test(raw.trim())) throw ChatError.badRequest(`${name} is not an integer`);
       break;
     }
     case 'float': {
@@ -64,8 +84,9 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
     case 'int_array': {
       value = parseJson(raw, name);
       if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+      const literal = integerLiterals(raw, value);
       value.forEach((item, i) => {
-        if (!isInt(item)) throw ChatError.badRequest(`${name}[${i}] is not an integer`);
+        if (!isInt(item) || !literal[i]) throw ChatError.badRequest(`${name}[${i}] is not an integer`);
       });
       break;
     }
@@ -80,11 +101,12 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
     case 'int_array_or_string_array': {
       value = parseJson(raw, name);
       if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
-      const allInts = value.every(isInt);
+      const literal = integerLiterals(raw, value);
+      const allInts = value.every((v, i) => isInt(v) && literal[i]);
       const allStrings = value.every((v) => typeof v === 'string');
       if (!allInts && !allStrings) {
         // Zulip tries list[str] then list[int]; the first failing item of the int reading is reported.
-        const i = value.findIndex((v) => !isInt(v));
+        const i = value.findIndex((v, j) => !isInt(v) || !literal[j]);
         throw ChatError.badRequest(`${name}[${i}] is not an integer`);
       }
       break;
@@ -97,7 +119,7 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
       } catch {
         parsed = undefined;
       }
-      value = isInt(parsed) ? parsed : typeof parsed === 'string' ? parsed : raw;
+      value = isInt(parsed) && INTEGER_LITERAL.test(raw.trim()) ? parsed : typeof parsed === 'string' ? parsed : raw;
       break;
     }
   }
