@@ -171,13 +171,6 @@ function resolveStreamAddressee(engine: Engine, sender: UserRecord, to: string |
     stream = getStreamByName(engine, name);
     if (!stream) throw ChatError.streamDoesNotExist(djangoEscape(name));
   }
-  // Channels the sender cannot even see are reported as missing, as Zulip does.
-  if (stream.invite_only && !isSubscribed(engine, sender.id, stream.id) && !isAdmin(sender)) {
-    const ownerSubscribed = sender.is_bot && sender.bot_owner_id !== null && isSubscribed(engine, sender.bot_owner_id, stream.id);
-    if (!ownerSubscribed) {
-      throw typeof indicator === 'number' ? ChatError.streamIdDoesNotExist(indicator) : ChatError.streamDoesNotExist(djangoEscape(stream.name));
-    }
-  }
   const topic = normalizeTopic(engine, stream, topicRaw);
   checkCanPost(engine, sender, stream);
   return { kind: 'stream', stream, topic };

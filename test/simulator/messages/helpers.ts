@@ -1,0 +1,37 @@
+// Shared helpers for the messages tests: a fresh dev-realm simulator and short request forms.
+import { createSimulator, type Credentials, type Simulator } from '../../../simulator/index.ts';
+
+export function sim(): Simulator {
+  return createSimulator({ seed: 7 });
+}
+
+export const HAMLET = 'hamlet@zulip.com';
+export const IAGO = 'iago@zulip.com';
+export const OTHELLO = 'othello@zulip.com';
+export const CORDELIA = 'cordelia@zulip.com';
+export const POLONIUS = 'polonius@zulip.com';
+export const DESDEMONA = 'desdemona@zulip.com';
+export const PROSPERO = 'prospero@zulip.com';
+
+export function post(s: Simulator, as: Credentials, path: string, body: Record<string, unknown>) {
+  return s.request({ method: 'POST', path: `/api/v1${path}`, as, body });
+}
+
+export function get(s: Simulator, as: Credentials, path: string, query: Record<string, unknown> = {}) {
+  return s.request({ method: 'GET', path: `/api/v1${path}`, as, query });
+}
+
+export function del(s: Simulator, as: Credentials, path: string, body: Record<string, unknown>) {
+  return s.request({ method: 'DELETE', path: `/api/v1${path}`, as, body });
+}
+
+/** GET /messages with JSON-encoded narrow. */
+export function fetchMessages(s: Simulator, as: Credentials, query: Record<string, unknown>) {
+  const q: Record<string, unknown> = { ...query };
+  if (q.narrow !== undefined && typeof q.narrow !== 'string') q.narrow = JSON.stringify(q.narrow);
+  return get(s, as, '/messages', q);
+}
+
+export function error(code: string, msg: string, extra: Record<string, unknown> = {}) {
+  return { result: 'error', code, msg, ...extra };
+}
