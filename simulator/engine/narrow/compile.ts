@@ -84,6 +84,8 @@ function expandWith(engine: Engine, viewer: UserRecord | undefined, terms: Narro
 }
 
 function includeHistoryFor(engine: Engine, viewer: UserRecord | undefined, terms: NarrowTerm[]): boolean {
+  // Spectators only ever read (web-public) history.
+  if (!viewer) return true;
   let include = false;
   for (const term of terms) {
     if ((CHANNEL_OPERATORS as readonly string[]).includes(term.operator) && !term.negated) {
