@@ -8,14 +8,14 @@ export const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
 const TOO_LARGE = `${JSON.stringify({ result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' })}\n`;
 
-function readBody(req: IncomingMessage): Promise<Buffer | null> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let overflow = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) overflow = true;
+      if (size > limit) overflow = true;
       if (!overflow) chunks.push(chunk);
     });
     req.on('end', () => resolve(overflow ? null : Buffer.concat(chunks)));
@@ -23,15 +23,20 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
   });
 }
 
-export function createHttpServer(handle: Handle): Server {
+export interface HttpOptions {
+  maxBodyBytes?: number;
+}
+
+export function createHttpServer(handle: Handle, options: HttpOptions = {}): Server {
+  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   return createServer((req, res) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
+    if (declared > limit) {
       res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(TOO_LARGE);
       req.resume();
       return;
     }
-    readBody(req)
+    readBody(req, limit)
       .then(async (body) => {
         if (body === null) {
           res.writeHead(413, { 'content-type': 'application/json' }).end(TOO_LARGE);
@@ -56,8 +61,8 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-export function listenHttp(handle: Handle, port = 0, host = '127.0.0.1'): Promise<Listening> {
-  const server = createHttpServer(handle);
+export function listenHttp(handle: Handle, port = 0, host = '127.0.0.1', options: HttpOptions = {}): Promise<Listening> {
+  const server = createHttpServer(handle, options);
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -1,0 +1,75 @@
+/** Real HTTP on port 0: the node:http adapter answers exactly like the in-process API. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenHttp, type Listening } from '../../simulator/http/node.ts';
+import { basicAuth } from '../../simulator/index.ts';
+import { ID, sim } from './helpers.ts';
+
+describe('HTTP server', () => {
+  const s = sim();
+  let server: Listening;
+  let hamletAuth: string;
+
+  beforeAll(async () => {
+    server = await listenHttp(s.handle, 0, '127.0.0.1', { maxBodyBytes: 4096 });
+    hamletAuth = basicAuth('hamlet@zulip.com', s.engine.state.users.get(ID.hamlet)!.api_key);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('serves GET with Basic auth and the JSON envelope', async () => {
+    const res = await fetch(`${server.url}/users/me`, { headers: { authorization: hamletAuth } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const text = await res.text();
+    expect(text.endsWith('\n')).toBe(true);
+    expect(JSON.parse(text)).toMatchObject({ result: 'success', user_id: ID.hamlet });
+  });
+
+  it('gives the same answer as the in-process API', async () => {
+    const viaHttp = await (await fetch(`${server.url}/streams?include_all=true`, { headers: { authorization: hamletAuth } })).json();
+    const inProcess = await s.request({ method: 'GET', path: '/api/v1/streams', as: ID.hamlet, query: { include_all: true } });
+    expect(viaHttp).toEqual(inProcess.body);
+  });
+
+  it('reads form-encoded and multipart POST bodies', async () => {
+    const form = new URLSearchParams({ subscriptions: JSON.stringify([{ name: 'Venice' }]) });
+    const a = await fetch(`${server.url}/users/me/subscriptions`, { method: 'POST', headers: { authorization: hamletAuth }, body: form });
+    expect(await a.json()).toMatchObject({ subscribed: { '10': ['Venice'] } });
+    const multipart = new FormData();
+    multipart.append('subscriptions', JSON.stringify([{ name: 'Venice' }, { name: 'Rome' }]));
+    const b = await fetch(`${server.url}/users/me/subscriptions`, { method: 'POST', headers: { authorization: hamletAuth }, body: multipart });
+    expect(await b.json()).toMatchObject({ subscribed: { '10': ['Rome'] }, already_subscribed: { '10': ['Venice'] } });
+  });
+
+  it('answers 401 with the Basic challenge header', async () => {
+    const res = await fetch(`${server.url}/users/me`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Basic realm="zulip"');
+  });
+
+  it('answers HEAD without a body and OPTIONS with Allow', async () => {
+    const head = await fetch(`${server.url}/users/me`, { method: 'HEAD', headers: { authorization: hamletAuth } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const options = await fetch(`${server.url}/users/me/subscriptions`, { method: 'OPTIONS' });
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('POST');
+  });
+
+  it('refuses an oversized body with a clean JSON error', async () => {
+    const res = await fetch(`${server.url}/users/me/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: hamletAuth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `subscriptions=${'x'.repeat(5000)}`,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' });
+  });
+
+  it('answers 404 JSON for paths outside /api/v1', async () => {
+    const res = await fetch(`${server.url.replace('/api/v1', '')}/elsewhere`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
+  });
+});
