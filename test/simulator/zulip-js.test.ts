@@ -1,0 +1,118 @@
+// A realistic session of the zulip-js client (the npm package, unchanged) against the simulator's
+// real HTTP server: the same calls a bot makes against Zulip, with Zulip's answers.
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSimulator, type Simulator } from '../../simulator/index.ts';
+
+// zulip-js is CommonJS without types: zulipInit(config) resolves to the client.
+type Call = (params?: Record<string, unknown>) => Promise<any>;
+interface ZulipClient {
+  users: { retrieve: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
+  streams: { retrieve: Call };
+  messages: { send: Call; retrieve: Call; getById: Call };
+  reactions: { add: Call; remove: Call };
+  callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
+}
+const zulipInit = createRequire(import.meta.url)('zulip-js') as (config: Record<string, string>) => Promise<ZulipClient>;
+
+let sim: Simulator;
+let server: { url: string; close(): Promise<void> };
+let client: ZulipClient;
+
+beforeAll(async () => {
+  sim = createSimulator({ seed: 3 });
+  server = await sim.listen(0, '127.0.0.1');
+  const iago = [...sim.engine.state.users.values()].find((u) => u.delivery_email === 'iago@zulip.com')!;
+  // zulip-js appends /api/v1 to the realm URL, so it gets the server's origin.
+  client = await zulipInit({ username: iago.delivery_email, apiKey: iago.api_key, realm: new URL(server.url).origin });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('zulip-js session', () => {
+  let channelMessageId: number;
+
+  test('users.me.getProfile', async () => {
+    const me = await client.users.me.getProfile();
+    expect(me).toMatchObject({ result: 'success', msg: '', user_id: 11, full_name: 'Iago', is_admin: true, email: 'user11@zulip.testserver' });
+  });
+
+  test('users.retrieve', async () => {
+    const res = await client.users.retrieve();
+    expect(res.result).toBe('success');
+    expect(res.members).toEqual(expect.arrayContaining([expect.objectContaining({ user_id: 10, full_name: 'King Hamlet' })]));
+  });
+
+  test('streams.retrieve', async () => {
+    const res = await client.streams.retrieve();
+    expect(res.result).toBe('success');
+    expect(res.streams.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['Denmark', 'Verona']));
+  });
+
+  test('users.me.subscriptions.add (JSON-encoded array of objects)', async () => {
+    const res = await client.users.me.subscriptions.add({ subscriptions: [{ name: 'Venice' }] });
+    expect(res).toMatchObject({ result: 'success', msg: '', subscribed: { '11': ['Venice'] } });
+  });
+
+  test('messages.send to a channel (multipart form body)', async () => {
+    const res = await client.messages.send({ type: 'stream', to: 'Denmark', topic: 'zulip-js', content: 'Hello from **zulip-js** :octopus:' });
+    expect(res).toEqual({ result: 'success', msg: '', id: expect.any(Number) });
+    channelMessageId = res.id;
+  });
+
+  test('messages.send a direct message (array recipients)', async () => {
+    const res = await client.messages.send({ type: 'private', to: [10], content: 'Psst, Hamlet.' });
+    expect(res).toEqual({ result: 'success', msg: '', id: expect.any(Number) });
+    const hamlet = await sim.request({ method: 'GET', path: `/api/v1/messages/${res.id}`, as: 'hamlet@zulip.com' });
+    expect(hamlet.body.message).toMatchObject({ type: 'private', content: '<p>Psst, Hamlet.</p>', sender_id: 11 });
+  });
+
+  test('messages.retrieve with a narrow', async () => {
+    const res = await client.messages.retrieve({
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: [
+        { operator: 'channel', operand: 'Denmark' },
+        { operator: 'topic', operand: 'zulip-js' },
+      ],
+    });
+    expect(res).toMatchObject({ result: 'success', found_newest: true, found_anchor: false, anchor: 10_000_000_000_000_000 });
+    expect(res.messages).toHaveLength(1);
+    expect(res.messages[0]).toMatchObject({
+      id: channelMessageId,
+      content: '<p>Hello from <strong>zulip-js</strong> <span aria-label="octopus" class="emoji emoji-1f419" role="img" title="octopus">:octopus:</span></p>',
+      display_recipient: 'Denmark',
+      subject: 'zulip-js',
+      sender_email: 'user11@zulip.testserver',
+      client: 'node-fetch',
+      flags: [],
+    });
+  });
+
+  test('reactions.add and reactions.remove (DELETE sends query parameters)', async () => {
+    const added = await client.reactions.add({ message_id: channelMessageId, emoji_name: 'octopus' });
+    expect(added).toEqual({ result: 'success', msg: '' });
+    const again = await client.reactions.add({ message_id: channelMessageId, emoji_name: 'octopus' });
+    expect(again).toEqual({ result: 'error', msg: 'Reaction already exists.', code: 'REACTION_ALREADY_EXISTS' });
+    const removed = await client.reactions.remove({ message_id: channelMessageId, emoji_name: 'octopus' });
+    expect(removed).toEqual({ result: 'success', msg: '' });
+  });
+
+  test('messages.getById (zulip-js also sends message_id as a query parameter, which Zulip reports as ignored)', async () => {
+    const res = await client.messages.getById({ message_id: channelMessageId });
+    expect(res).toMatchObject({
+      result: 'success',
+      raw_content: 'Hello from **zulip-js** :octopus:',
+      message: { id: channelMessageId, reactions: [] },
+      ignored_parameters_unsupported: ['message_id'],
+    });
+  });
+
+  test('errors come back as Zulip error envelopes', async () => {
+    const res = await client.messages.send({ type: 'stream', to: 'Atlantis', topic: 't', content: 'x' });
+    expect(res).toEqual({ result: 'error', msg: "Channel 'Atlantis' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'Atlantis' });
+  });
+});
