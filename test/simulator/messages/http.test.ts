@@ -31,13 +31,13 @@ describe('messages over HTTP', () => {
     const sent = await call('POST', '/messages', { type: 'stream', to: 'Denmark', topic: 'over http', content: 'Hi :wave:', extra: '1' });
     expect(sent.status).toBe(200);
     expect(sent.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = await sent.json();
+    const body = (await sent.json()) as { id: number };
     expect(body).toEqual({ result: 'success', msg: '', id: expect.any(Number), ignored_parameters_unsupported: ['extra'] });
 
     const narrow = encodeURIComponent(JSON.stringify([['stream', 'Denmark'], ['topic', 'over http']]));
     const fetched = await call('GET', `/messages?anchor=newest&num_before=5&narrow=${narrow}`);
-    const list = await fetched.json();
-    expect(list.messages.map((m: { id: number }) => m.id)).toEqual([body.id]);
+    const list = (await fetched.json()) as { messages: { id: number }[] };
+    expect(list.messages.map((m) => m.id)).toEqual([body.id]);
 
     const react = await call('POST', `/messages/${body.id}/reactions`, { emoji_name: 'wave' });
     expect([react.status, await react.json()]).toEqual([200, { result: 'success', msg: '' }]);
@@ -53,7 +53,7 @@ describe('messages over HTTP', () => {
   ] as const)('%s %s → %i %s', async (method, path, form, status, code) => {
     const res = await call(method, path, form as Record<string, string> | undefined);
     expect(res.status).toBe(status);
-    expect((await res.json()).code).toBe(code);
+    expect(((await res.json()) as { code: string }).code).toBe(code);
   });
 
   test('wrong method on a message route is 405 with allowed_methods', async () => {
