@@ -21,6 +21,7 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken, newSubscription, pickColor } from './fixture.ts';
 import { groupSettingForApi, isUserInGroup, isUserInGroupSetting } from './groups.ts';
 import { md5Hex } from './md5.ts';
+import { sendSubscriptionNotices } from './notifications.ts';
 import { renderDescription } from './render.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
@@ -522,12 +523,20 @@ export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams)
   const order = new Map(names.map((n, i) => [n.name.toLowerCase(), i]));
   streams.sort((a, b) => order.get(a.name.toLowerCase())! - order.get(b.name.toLowerCase())!);
   const { subscribed, already } = doSubscribe(engine, streams, principals, colors, created, events);
+  const notices = sendSubscriptionNotices(engine, {
+    actor,
+    subscribed,
+    created: streams.filter((s) => created.has(s.id)),
+    announce: p.announce,
+    sendSubscriptionMessages: p.send_new_subscription_messages,
+  });
+  events.push(...notices.events);
   const result: SubscribeResult = {
     subscribed: keyed(subscribed),
     already_subscribed: keyed(already),
   };
   if (!p.authorization_errors_fatal) result.unauthorized = unauthorized.map((s) => s.name);
-  if (p.send_new_subscription_messages) result.new_subscription_messages_sent = true;
+  if (p.send_new_subscription_messages) result.new_subscription_messages_sent = notices.sent;
   return outcome(result, events);
 }
 
@@ -571,7 +580,15 @@ export function createChannel(engine: Engine, actor: UserRecord, p: CreateChanne
   const stream = doCreateStream(engine, actor, name, p.description, settings);
   const audience = streamAudience(engine, stream);
   if (audience.length > 0) events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, audience));
-  doSubscribe(engine, [stream], users, new Map(), new Set([stream.id]), events);
+  const { subscribed } = doSubscribe(engine, [stream], users, new Map(), new Set([stream.id]), events);
+  const notices = sendSubscriptionNotices(engine, {
+    actor,
+    subscribed,
+    created: [stream],
+    announce: p.announce,
+    sendSubscriptionMessages: p.send_new_subscription_messages,
+  });
+  events.push(...notices.events);
   return outcome({ id: stream.id }, events);
 }
 
@@ -667,4 +684,78 @@ export function streamEmailAddress(engine: Engine, actor: UserRecord, streamId: 
   const slug = emailSlug(stream.name);
   const local = `${slug ? `${slug}.` : ''}${token}.show-sender`;
   return engine.state.realm.email_gateway_pattern.replace('%s', local);
+}
+
+// ---------------------------------------------------------------- listing and leaving subscriptions
+
+/** GET /users/me/subscriptions: the caller's active subscriptions, by channel name. */
+export function listSubscriptions(engine: Engine, user: UserRecord, includeSubscribers: boolean): Record<string, unknown>[] {
+  const out: { name: string; value: Record<string, unknown> }[] = [];
+  for (const [streamId, subs] of engine.state.subscriptions) {
+    const sub = subs.get(user.id);
+    if (!sub?.active) continue;
+    const stream = engine.state.streams.get(streamId)!;
+    out.push({ name: stream.name, value: formatSubscription(engine, stream, sub, { includeSubscribers }) });
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.map((o) => o.value);
+}
+
+/** GET /get_stream_id: a channel the caller can see, by name. */
+export function streamIdByName(engine: Engine, user: UserRecord, name: string): number {
+  const stream = getStreamByName(engine, name);
+  if (!stream || !canAccessStreamMetadata(engine, user, stream)) throw ChatError.badRequest(`Invalid channel name '${name}'`);
+  return stream.id;
+}
+
+export interface UnsubscribeParams {
+  subscriptions: string[];
+  principals: (number | string)[];
+}
+
+/** DELETE /users/me/subscriptions: `removed` / `not_removed` channel names. */
+export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribeParams): Outcome<{ removed: string[]; not_removed: string[] }> {
+  const users = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
+  const streams: StreamRecord[] = [];
+  const missing: string[] = [];
+  for (const raw of p.subscriptions) {
+    const stream = getStreamByName(engine, raw);
+    if (!stream || !canAccessStreamMetadata(engine, actor, stream)) missing.push(raw.trim());
+    else if (!streams.includes(stream)) streams.push(stream);
+  }
+  if (missing.length > 0) throw ChatError.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+  if (users.some((u) => u.id !== actor.id)) {
+    for (const stream of streams) {
+      if (!isUserInGroupSetting(engine, actor.id, stream.groups.can_remove_subscribers_group) && !isAdmin(actor)) {
+        throw ChatError.insufficientPermission();
+      }
+    }
+  }
+  const events: Effect[] = [];
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const user of users) {
+    const left: StreamRecord[] = [];
+    for (const stream of streams) {
+      const sub = engine.state.subscriptions.get(stream.id)?.get(user.id);
+      if (!sub?.active) {
+        notRemoved.push(stream.name);
+        continue;
+      }
+      sub.active = false;
+      left.push(stream);
+      removed.push(stream.name);
+    }
+    if (left.length === 0) continue;
+    events.push(
+      effect({ type: 'subscription', op: 'remove', subscriptions: left.map((s) => ({ name: s.name, stream_id: s.id })) }, [user.id]),
+    );
+    for (const stream of left) {
+      const peers = stream.invite_only ? subscribersOf(engine, stream.id) : streamAudience(engine, stream).filter((id) => id !== user.id);
+      if (peers.length > 0) {
+        events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers));
+      }
+    }
+  }
+  return outcome({ removed, not_removed: notRemoved }, events);
 }

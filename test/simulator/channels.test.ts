@@ -128,7 +128,14 @@ describe('POST /users/me/subscriptions', () => {
     const before = s.engine.eventLog.length;
     await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: [{ name: 'fresh' }] } });
     const events = s.engine.eventLog.slice(before);
-    expect(events.map((e) => `${e.event.type}/${String(e.event.op)}`)).toEqual(['stream/create', 'subscription/add', 'subscription/peer_add']);
+    expect(events.map((e) => `${e.event.type}/${String(e.event.op ?? '')}`)).toEqual([
+      'stream/create',
+      'subscription/add',
+      'subscription/peer_add',
+      // The Notification Bot's "channel events" post in the new channel (one event per flag set).
+      'message/',
+      'message/',
+    ]);
     const add = events[1]!;
     expect(add.users).toEqual([ID.hamlet]);
     const sub = (add.event.subscriptions as Record<string, unknown>[])[0]!;
@@ -211,6 +218,100 @@ describe('POST /users/me/subscriptions', () => {
       body: { subscriptions: [{ name: 'open' }], is_web_public: true },
     });
     expect(res.body).toEqual({ result: 'error', msg: 'Web-public channels are not enabled.', code: 'BAD_REQUEST' });
+  });
+});
+
+describe('Notification Bot messages', () => {
+  async function messages(s: ReturnType<typeof sim>, as: number, narrow: unknown[]) {
+    const res = await s.request({
+      method: 'GET',
+      path: '/api/v1/messages',
+      as,
+      query: { anchor: 'newest', num_before: 10, num_after: 0, narrow, apply_markdown: false },
+    });
+    expect(res.status).toBe(200);
+    return res.body.messages as { content: string; sender_email: string; subject: string; flags: string[] }[];
+  }
+
+  it('tells others they were subscribed (not yourself, not bots, not for new channels)', async () => {
+    const s = sim();
+    const res = await s.request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.hamlet,
+      body: { subscriptions: [{ name: 'Venice' }, { name: 'Scotland' }, { name: 'brand' }], principals: [ID.hamlet, ID.cordelia, ID.defaultBot] },
+    });
+    expect(res.body.new_subscription_messages_sent).toBe(true);
+    const dms = await messages(s, ID.cordelia, [{ operator: 'dm', operand: ['notification-bot@zulip.com'] }]);
+    expect(dms.map((m) => m.content)).toEqual([
+      '@_**King Hamlet|10** subscribed you to the following channels:\n\n* #**Scotland**\n* #**Venice**\n',
+    ]);
+    const own = await messages(s, ID.hamlet, [{ operator: 'dm', operand: ['notification-bot@zulip.com'] }]);
+    expect(own).toEqual([]);
+  });
+
+  it('posts the creation notice in the new channel, read for the creator', async () => {
+    const s = sim();
+    await s.request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.iago,
+      body: { subscriptions: [{ name: 'secret', description: 'Shh' }], invite_only: true },
+    });
+    const posts = await messages(s, ID.iago, [{ operator: 'channel', operand: 'secret' }]);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({
+      subject: 'channel events',
+      sender_email: 'notification-bot@zulip.com',
+      content: '**Private, protected history** channel created by @_**Iago|11**. **Description:**\n```` quote\nShh\n````',
+    });
+    expect(posts[0]!.flags).toContain('read');
+  });
+
+  it('announces new public channels in the announcements channel when asked', async () => {
+    const s = sim();
+    await s.request({ method: 'POST', path: '/api/v1/channels/create', as: ID.hamlet, body: { name: 'plans', subscribers: [ID.hamlet], announce: true } });
+    const posts = await messages(s, ID.hamlet, [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'new channels' }]);
+    expect(posts.map((m) => m.content)).toEqual(['@_**King Hamlet|10** created a new channel #**plans**.']);
+  });
+
+  it('sends no DMs with send_new_subscription_messages=false, and omits the key', async () => {
+    const s = sim();
+    const res = await s.request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.hamlet,
+      body: { subscriptions: [{ name: 'Venice' }], principals: [ID.cordelia], send_new_subscription_messages: false },
+    });
+    expect(res.body).not.toHaveProperty('new_subscription_messages_sent');
+    expect(await messages(s, ID.cordelia, [{ operator: 'dm', operand: ['notification-bot@zulip.com'] }])).toEqual([]);
+  });
+});
+
+describe('GET and DELETE /users/me/subscriptions, GET /get_stream_id', () => {
+  it('lists your subscriptions by name with settings and, on request, subscribers', async () => {
+    const res = await sim().request({ method: 'GET', path: '/api/v1/users/me/subscriptions', as: ID.prospero, query: { include_subscribers: true } });
+    expect(res.body.subscriptions.map((s: { name: string }) => s.name)).toEqual(['Denmark', 'Scotland', 'Venice', 'Verona']);
+    const venice = res.body.subscriptions[2];
+    expect(venice).toMatchObject({ is_muted: false, in_home_view: true, pin_to_top: false, desktop_notifications: null });
+    expect(venice.subscribers).toEqual([ID.zoe, ID.desdemona, ID.prospero]);
+  });
+
+  it('unsubscribes and reports what was not subscribed', async () => {
+    const s = sim();
+    const res = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.prospero, body: { subscriptions: ['Venice', 'Rome'] } });
+    expect(res.body).toEqual({ result: 'success', msg: '', removed: ['Venice'], not_removed: ['Rome'] });
+    const missing = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.prospero, body: { subscriptions: ['Atlantis', 'core team'] } });
+    expect(missing.body).toEqual({ result: 'error', msg: 'Channel(s) (Atlantis, core team) do not exist', code: 'BAD_REQUEST' });
+    const others = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.prospero, body: { subscriptions: ['Denmark'], principals: [ID.hamlet] } });
+    expect(others.body).toEqual({ result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+  });
+
+  it('finds a channel id by name', async () => {
+    const s = sim();
+    expect((await s.request({ method: 'GET', path: '/api/v1/get_stream_id', as: ID.hamlet, query: { stream: 'denmark' } })).body.stream_id).toBe(4);
+    const hidden = await s.request({ method: 'GET', path: '/api/v1/get_stream_id', as: ID.othello, query: { stream: 'core team' } });
+    expect(hidden.body).toEqual({ result: 'error', msg: "Invalid channel name 'core team'", code: 'BAD_REQUEST' });
   });
 });
 

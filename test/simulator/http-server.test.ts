@@ -54,7 +54,7 @@ describe('HTTP server', () => {
     expect(await head.text()).toBe('');
     const options = await fetch(`${server.url}/users/me/subscriptions`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('POST');
+    expect(options.headers.get('allow')).toBe('DELETE, GET, HEAD, POST');
   });
 
   it('refuses an oversized body with a clean JSON error', async () => {

@@ -3,6 +3,9 @@ import {
   createChannel,
   getStreams,
   isHexColor,
+  listSubscriptions,
+  streamIdByName,
+  unsubscribe,
   streamEmailAddress,
   subscribe,
   updateSubscriptionProperties,
@@ -162,6 +165,16 @@ export const channelRoutes: Route[] = [
     },
   },
   {
+    method: 'GET',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    summary: 'your subscriptions, with settings (and subscribers on request)',
+    params: [{ name: 'include_subscribers', type: 'bool', default: false }],
+    handler({ engine, user, params }) {
+      return { subscriptions: listSubscriptions(engine, user!, params.include_subscribers as boolean) };
+    },
+  },
+  {
     method: 'POST',
     path: '/users/me/subscriptions',
     // Guests are refused before any parameter is read.
@@ -188,6 +201,36 @@ export const channelRoutes: Route[] = [
         }),
       );
       return { ...result };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    summary: 'unsubscribe users from channels',
+    params: [
+      { name: 'subscriptions', type: 'string_array', required: true },
+      { name: 'principals', type: 'int_array_or_string_array', default: [] },
+    ],
+    handler({ engine, user, params }) {
+      const result = commit(
+        engine,
+        unsubscribe(engine, user!, {
+          subscriptions: params.subscriptions as string[],
+          principals: params.principals as (number | string)[],
+        }),
+      );
+      return { ...result };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/get_stream_id',
+    auth: 'user',
+    summary: 'channel id by name',
+    params: [{ name: 'stream', type: 'string', required: true }],
+    handler({ engine, user, params }) {
+      return { stream_id: streamIdByName(engine, user!, params.stream as string) };
     },
   },
   {

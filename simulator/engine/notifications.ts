@@ -1,0 +1,109 @@
+/**
+ * Notification Bot messages that subscribing and channel creation send (reference §4.5):
+ * DMs to users someone else subscribed, the new-channel announcement, and the "channel events"
+ * creation post. Sent through the messages helper's do-path (no permission checks: the bot is
+ * the server speaking), so they are ordinary messages with ordinary events.
+ */
+import { nowSeconds, type Engine } from './engine.ts';
+import type { Effect } from './events.ts';
+import { doSendMessage, type Addressee } from './messages/send.ts';
+import { FLAG_BITS, getMessage, setUserFlagBits, userFlagBits } from './messages/store.ts';
+import type { StreamRecord, UserRecord } from './state.ts';
+
+/** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: above this many recipients no DMs are sent. */
+export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
+
+export function notificationBot(engine: Engine): UserRecord | undefined {
+  for (const u of engine.state.users.values()) {
+    if (u.is_system_bot && u.delivery_email.toLowerCase().startsWith('notification-bot@')) return u;
+  }
+  return undefined;
+}
+
+const mention = (user: UserRecord): string => `@_**${user.full_name}|${user.id}**`;
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: string, readBy: number[]): Effect[] {
+  const { value, events } = doSendMessage(engine, {
+    sender: bot,
+    addressee,
+    content,
+    client: 'Internal',
+    readBySender: true,
+    queueId: undefined,
+    localId: undefined,
+    timestamp: nowSeconds(engine),
+  });
+  const message = getMessage(engine.state.messages, value.id);
+  for (const userId of readBy) {
+    const bits = message ? userFlagBits(message, userId) : undefined;
+    if (message && bits !== undefined) setUserFlagBits(engine.state.messages, message, userId, bits | FLAG_BITS.read);
+  }
+  return events;
+}
+
+function policyName(stream: StreamRecord): string {
+  if (stream.is_web_public) return 'Web-public';
+  if (!stream.invite_only) return 'Public';
+  return stream.history_public_to_subscribers ? 'Private, shared history' : 'Private, protected history';
+}
+
+export interface SubscriptionNotices {
+  actor: UserRecord;
+  /** Newly subscribed user id → channels, in request order. */
+  subscribed: Map<number, StreamRecord[]>;
+  created: StreamRecord[];
+  announce: boolean;
+  sendSubscriptionMessages: boolean;
+}
+
+/** Returns the events and whether the subscription DMs were sent. */
+export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices): { events: Effect[]; sent: boolean } {
+  const bot = notificationBot(engine);
+  const events: Effect[] = [];
+  let sent = n.sendSubscriptionMessages;
+  if (!bot) return { events, sent };
+  const createdIds = new Set(n.created.map((s) => s.id));
+
+  if (n.sendSubscriptionMessages) {
+    const notices: [UserRecord, string[]][] = [];
+    for (const [userId, streams] of n.subscribed) {
+      const user = engine.state.users.get(userId)!;
+      if (userId === n.actor.id || user.is_bot) continue;
+      const names = streams.filter((s) => !createdIds.has(s.id)).map((s) => s.name).sort(byName);
+      if (names.length > 0) notices.push([user, names]);
+    }
+    if (notices.length > MAX_BULK_NEW_SUBSCRIPTION_MESSAGES) sent = false;
+    else {
+      for (const [user, names] of notices) {
+        const content =
+          names.length === 1
+            ? `${mention(n.actor)} subscribed you to #**${names[0]}**.`
+            : `${mention(n.actor)} subscribed you to the following channels:\n\n${names.map((name) => `* #**${name}**\n`).join('')}`;
+        events.push(...send(engine, bot, { kind: 'direct', users: [user] }, content, []));
+      }
+    }
+  }
+
+  const announcementsId = engine.state.realm.new_stream_announcements_stream_id;
+  const announcements = announcementsId === null ? undefined : engine.state.streams.get(announcementsId);
+  // Private channels are not announced: their names are not for everyone.
+  const announced = n.created.filter((s) => !s.invite_only);
+  if (n.announce && announcements && announced.length > 0) {
+    const names = announced.map((s) => `#**${s.name}**`);
+    const content =
+      names.length === 1
+        ? `${mention(n.actor)} created a new channel ${names[0]}.`
+        : `${mention(n.actor)} created the following channels: ${names.join(', ')}.`;
+    events.push(...send(engine, bot, { kind: 'stream', stream: announcements, topic: 'new channels' }, content, [n.actor.id]));
+  }
+
+  if (engine.state.realm.send_channel_events_messages) {
+    for (const stream of n.created) {
+      const description = stream.description ? `\`\`\`\` quote\n${stream.description}\n\`\`\`\`` : '*No description.*';
+      const content = `**${policyName(stream)}** channel created by ${mention(n.actor)}. **Description:**\n${description}`;
+      events.push(...send(engine, bot, { kind: 'stream', stream, topic: 'channel events' }, content, [n.actor.id]));
+    }
+  }
+  return { events, sent };
+}
