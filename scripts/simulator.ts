@@ -36,6 +36,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
       const role = u.is_bot ? `bot (${ROLE_NAMES[u.role]})` : ROLE_NAMES[u.role]!;
       lines.push(`${u.delivery_email.padEnd(width)}  ${role.padEnd(13)}  ${u.api_key}`);
     }
+    lines.push('', 'Passwords (POST /fetch_api_key) are stated per user in the fixture; the dev realm uses <local part>-password.');
     console.log(lines.join('\n'));
   }
   return { ...server, simulator };

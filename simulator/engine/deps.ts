@@ -39,6 +39,8 @@ export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 /** Turn any seed (number or string) into a 32-bit integer, stably. */
 export function seedToInt(seed: number | string): number {
   if (typeof seed === 'number' && Number.isInteger(seed)) return seed | 0;
+  // "--seed 1" on a command line means the number 1.
+  if (typeof seed === 'string' && /^-?\d{1,9}$/.test(seed)) return Number(seed) | 0;
   const text = String(seed);
   // FNV-1a: small, stable, good enough to spread string seeds.
   let h = 0x811c9dc5;
