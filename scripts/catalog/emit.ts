@@ -17,7 +17,15 @@ import { API_PREFIX, API_VERSION, apiUrl, pageUrl, twinFile } from './site.ts';
 import { twinMarkdown } from './twins.ts';
 
 /** `schema: null` only for openapi.json, which follows the OpenAPI 3.1 schema (checked by the tests). */
-export type OutFile = { kind: 'json'; schema: string | null; value: unknown } | { kind: 'text'; text: string };
+export type OutFile =
+  | {
+      kind: 'json';
+      schema: string | null;
+      value: unknown;
+      /** Assemble from the already stringified items (lists, bundle) instead of stringifying again. */
+      compose?: boolean;
+    }
+  | { kind: 'text'; text: string };
 export type Outputs = Map<string, OutFile>;
 
 export interface EmitOptions {
@@ -30,7 +38,8 @@ const newest = (dates: readonly string[], fallback: string): string => dates.red
 
 export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   const out: Outputs = new Map();
-  const json = (rel: string, schema: string | null, value: unknown): void => void out.set(api(rel), { kind: 'json', schema, value });
+  const json = (rel: string, schema: string | null, value: unknown, compose = false): void =>
+    void out.set(api(rel), { kind: 'json', schema, value, ...(compose ? { compose } : {}) });
   const list = (items: readonly unknown[]) => ({ count: items.length, items });
   const sitemap: SitemapEntry[] = [];
   const mapJson = (rel: string, lastmod: string): void => void sitemap.push({ loc: apiUrl(c.site, rel), lastmod });
@@ -51,12 +60,12 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
       mapJson(`${dir}/${item.slug}.json`, item.updated);
     }
   }
-  json('services.json', 'services-list', list(c.services.map((d) => r.serviceSummary(c, d))));
-  json('sectors.json', 'sectors-list', list(c.sectors.map((d) => r.sectorSummary(c, d))));
-  json('insights.json', 'insights-list', list(c.insights.map((d) => r.insightSummary(c, d))));
-  json('areas.json', 'areas-list', list(areas));
-  json('faqs.json', 'faqs-list', list(faqs));
-  json('pages.json', 'pages-list', list(pages));
+  json('services.json', 'services-list', list(c.services.map((d) => r.serviceSummary(c, d))), true);
+  json('sectors.json', 'sectors-list', list(c.sectors.map((d) => r.sectorSummary(c, d))), true);
+  json('insights.json', 'insights-list', list(c.insights.map((d) => r.insightSummary(c, d))), true);
+  json('areas.json', 'areas-list', list(areas), true);
+  json('faqs.json', 'faqs-list', list(faqs), true);
+  json('pages.json', 'pages-list', list(pages), true);
   json('organization.json', 'organization', org);
   for (const [rel, items] of [['services.json', services], ['sectors.json', sectors], ['insights.json', insights], ['areas.json', areas], ['faqs.json', faqs], ['pages.json', pages]] as const) {
     mapJson(rel, newest(items.map((i) => i.updated), c.updated));
@@ -68,7 +77,7 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
     url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'bundle.json'),
     organization: org, services, sectors, coverage: areas, articles: insights, faqs, pages,
   };
-  json('bundle.json', 'bundle', bundle);
+  json('bundle.json', 'bundle', bundle, true);
   json('status.json', 'status', status(c, opts, { services, sectors, areas, insights, faqs, pages }));
   json('index.json', 'index', index(c, { services, sectors, areas, insights, faqs, pages }));
   json('openapi.json', null, openapiDocument(c));

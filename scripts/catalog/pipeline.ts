@@ -10,6 +10,7 @@ import { checkOutputs } from './check-output.ts';
 import { sitePath, type CollectionKind } from './collections.ts';
 import { emitCatalog, type Outputs } from './emit.ts';
 import { issue, sortIssues, type Issue } from './issues.ts';
+import { JsonCache } from './json.ts';
 import { checkLinks, type DraftRef, type PresentRef } from './link-check.ts';
 import { loadContent } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
@@ -58,7 +59,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const outputIssues = checkOutputs(outputs);
   if (outputIssues.length > 0) return fail(outputIssues);
 
-  const written = await writeAtomically(options.outDir, serialize(outputs));
+  const cache = new JsonCache();
+  const written = await writeAtomically(options.outDir, [...outputs.keys()].sort(), (rel) => render(outputs, cache, rel));
   const ms = Math.round(performance.now() - started);
   log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
   return { ok: true, files: written.files, bytes: written.bytes, ms };
@@ -102,15 +104,13 @@ function slugOf(doc: ParsedDoc): string {
   return typeof doc.data.slug === 'string' ? doc.data.slug : doc.fileSlug;
 }
 
-/** One stringify per file, two-space indented for people reading it, newline-terminated. */
-function serialize(outputs: Outputs): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  for (const rel of [...outputs.keys()].sort()) {
-    const out = outputs.get(rel);
-    if (!out) continue;
-    files.set(rel, Buffer.from(out.kind === 'json' ? `${JSON.stringify(out.value, null, 2)}\n` : out.text, 'utf8'));
-  }
-  return files;
+/** Compact JSON, newline-terminated; each object is stringified once however many files hold it. */
+function render(outputs: Outputs, cache: JsonCache, rel: string): Buffer {
+  const out = outputs.get(rel);
+  if (!out) throw new Error(`no output ${rel}`);
+  if (out.kind === 'text') return Buffer.from(out.text, 'utf8');
+  const json = out.compose ? cache.assemble(out.value as Record<string, unknown>) : cache.of(out.value);
+  return Buffer.from(`${json}\n`, 'utf8');
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

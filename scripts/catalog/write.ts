@@ -8,16 +8,22 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from './concurrency.ts';
 
-/** Open files at once while writing; enough to overlap I/O, few enough to stay under ulimits. */
-const WRITE_CONCURRENCY = 64;
+/**
+ * Files in flight while writing. libuv runs file I/O on a pool of 4 threads, so a few dozen
+ * requests keep it busy; more only adds memory.
+ */
+const WRITE_CONCURRENCY = 32;
 
 export interface WriteStats {
   files: number;
   bytes: number;
 }
 
-/** `files` maps a POSIX path relative to outDir to its bytes. */
-export async function writeAtomically(outDir: string, files: ReadonlyMap<string, Buffer>): Promise<WriteStats> {
+/**
+ * `files` are POSIX paths relative to outDir; `render` produces each one's bytes when it is about
+ * to be written, so the whole output never sits in memory as bytes at once.
+ */
+export async function writeAtomically(outDir: string, files: readonly string[], render: (rel: string) => Buffer): Promise<WriteStats> {
   const parent = path.dirname(path.resolve(outDir));
   const base = path.basename(path.resolve(outDir));
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -26,20 +32,36 @@ export async function writeAtomically(outDir: string, files: ReadonlyMap<string,
   const old = path.join(parent, `.dist-${base}-old-${tag}`);
   await mkdir(parent, { recursive: true });
   try {
-    const dirs = new Set<string>();
-    for (const rel of files.keys()) dirs.add(path.posix.dirname(rel));
-    for (const dir of [...dirs].sort()) await mkdir(path.join(fresh, dir), { recursive: true });
+    await makeDirs(fresh, files);
     let bytes = 0;
-    const entries = [...files.entries()];
-    await mapLimit(entries, WRITE_CONCURRENCY, async ([rel, data]) => {
+    await mapLimit(files, WRITE_CONCURRENCY, async (rel) => {
+      const data = render(rel);
       bytes += data.length;
       await writeFile(path.join(fresh, rel), data);
     });
     await swap(outDir, fresh, old);
-    return { files: entries.length, bytes };
+    return { files: files.length, bytes };
   } catch (error) {
     await rm(fresh, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Every folder the files need, shallowest first, each level in parallel (a site has thousands). */
+async function makeDirs(root: string, files: readonly string[]): Promise<void> {
+  const dirs = new Set<string>(['.']);
+  for (const rel of files) {
+    for (let dir = path.posix.dirname(rel); !dirs.has(dir); dir = path.posix.dirname(dir)) dirs.add(dir);
+  }
+  const byDepth = new Map<number, string[]>();
+  for (const dir of dirs) {
+    const depth = dir === '.' ? 0 : dir.split('/').length;
+    const level = byDepth.get(depth) ?? [];
+    level.push(dir);
+    byDepth.set(depth, level);
+  }
+  for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
+    await mapLimit(byDepth.get(depth) ?? [], WRITE_CONCURRENCY, (dir) => mkdir(path.join(root, dir)));
   }
 }
 

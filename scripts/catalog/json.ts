@@ -1,0 +1,33 @@
+/**
+ * Compact JSON with reuse: an object that appears in several files (a service in its detail
+ * file and in bundle.json, an area in areas.json and in the bundle) is stringified once. The
+ * bundle is then assembled from the strings of its parts instead of being stringified again.
+ */
+export class JsonCache {
+  readonly #strings = new WeakMap<object, string>();
+
+  /** JSON.stringify, remembered per object identity (emitted objects are never mutated). */
+  of(value: unknown): string {
+    if (value === null || typeof value !== 'object') return JSON.stringify(value);
+    let s = this.#strings.get(value);
+    if (s === undefined) {
+      s = JSON.stringify(value);
+      this.#strings.set(value, s);
+    }
+    return s;
+  }
+
+  /**
+   * The same bytes as JSON.stringify(value) for a plain object, built from the cached strings of
+   * its fields and of the elements of its array fields.
+   */
+  assemble(value: Record<string, unknown>): string {
+    const parts: string[] = [];
+    for (const [key, field] of Object.entries(value)) {
+      if (field === undefined) continue;
+      const json = Array.isArray(field) ? `[${field.map((item) => this.of(item)).join(',')}]` : this.of(field);
+      parts.push(`${JSON.stringify(key)}:${json}`);
+    }
+    return `{${parts.join(',')}}`;
+  }
+}
