@@ -67,9 +67,13 @@ function weeklyTraffic(engine: Engine, stream: StreamRecord): number | null {
   const since = now - 28 * DAY;
   let count = 0;
   const store = engine.state.messages;
-  for (const id of store.byStream.get(stream.id) ?? []) {
-    const m = store.messages[store.indexById.get(id)!];
-    if (m && m.timestamp >= since) count++;
+  const ids = store.byStream.get(stream.id) ?? [];
+  // Newest first, stopping at the first older message: ids grow with time, so this reads only
+  // the last four weeks instead of the channel's whole history on every GET /streams.
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const m = store.messages[store.indexById.get(ids[i]!)!];
+    if (!m || m.timestamp < since) break;
+    count++;
   }
   const weeks = Math.min(28 * DAY, age) / (7 * DAY);
   const perWeek = count / weeks;

@@ -11,6 +11,7 @@ import type { Effect, Outcome } from './events.ts';
 import { loadFixture } from './fixture.ts';
 import { md5Hex } from './md5.ts';
 import { seedMessages } from './messages/seed.ts';
+import { renderProfileData } from './users.ts';
 import { ROLE, EMAIL_VISIBILITY, type State, type StreamRecord, type UserRecord } from './state.ts';
 
 export interface Engine {
@@ -28,6 +29,8 @@ export interface EngineOptions {
 export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   const deps: Deps = { clock: options.clock, random: seededRandom(options.seed ?? 0) };
   const engine: Engine = { state: loadFixture(fixture, deps), deps, eventLog: [] };
+  // Profile values may mention users and channels: render once everything exists.
+  for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);
   // Messages need users, channels and subscriptions in place; the messages helper seeds them.
   seedMessages(engine, fixture.messages);
   return engine;
@@ -113,8 +116,17 @@ export function fakeEmail(engine: Engine, userId: number): string {
   return `user${userId}@${engine.state.realm.host}`;
 }
 
+const gravatarHashes = new Map<string, string>();
+
 export function gravatarUrl(user: UserRecord): string {
-  return `https://secure.gravatar.com/avatar/${md5Hex(user.delivery_email.toLowerCase())}?d=identicon&version=${user.avatar_version}`;
+  const email = user.delivery_email.toLowerCase();
+  let hash = gravatarHashes.get(email);
+  if (hash === undefined) {
+    hash = md5Hex(email);
+    // Pure function of the email: memoised across engines, bounded by the number of addresses seen.
+    if (gravatarHashes.size < 100_000) gravatarHashes.set(email, hash);
+  }
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
 }
 
 /**

@@ -344,6 +344,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
       avatar_version: 1,
       email_address_visibility: visibility,
       profile_data: new Map(Object.entries(u.profile_data ?? {}).map(([k, v]) => [Number(k), v ?? ''])),
+      profile_data_rendered: new Map(),
       recipient_id: nextId(state, 'recipient'),
     };
     addUserToIndexes(state, record);

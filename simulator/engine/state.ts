@@ -113,6 +113,8 @@ export interface UserRecord {
   email_address_visibility: number;
   /** Custom profile field id → raw value. */
   profile_data: Map<number, string>;
+  /** Field id → HTML of Markdown-capable values, rendered when saved (as Zulip stores them). */
+  profile_data_rendered: Map<number, string>;
   /** Recipient row for direct messages to this user. */
   recipient_id: number;
 }

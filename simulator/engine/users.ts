@@ -28,16 +28,26 @@ export function isoMinute(unixSeconds: number): string {
 }
 
 /** Custom profile field types whose values are Markdown (short and long text). */
-const RENDERED_FIELD_TYPES = new Set([1, 2]);
+export const RENDERED_FIELD_TYPES = new Set([1, 2]);
+
+/** Render and store a user's Markdown-capable profile values (done when values are saved). */
+export function renderProfileData(engine: Engine, user: UserRecord): void {
+  user.profile_data_rendered.clear();
+  for (const field of engine.state.realm.custom_profile_fields) {
+    const value = user.profile_data.get(field.id);
+    if (value !== undefined && RENDERED_FIELD_TYPES.has(field.type)) {
+      user.profile_data_rendered.set(field.id, renderMarkdown(value, renderContext(engine.state)).html);
+    }
+  }
+}
 
 export function profileDataOf(engine: Engine, user: UserRecord): Record<string, { value: string; rendered_value?: string }> {
   const out: Record<string, { value: string; rendered_value?: string }> = {};
   for (const field of engine.state.realm.custom_profile_fields) {
     const value = user.profile_data.get(field.id);
     if (value === undefined) continue;
-    out[String(field.id)] = RENDERED_FIELD_TYPES.has(field.type)
-      ? { value, rendered_value: renderMarkdown(value, renderContext(engine.state)).html }
-      : { value };
+    const rendered = user.profile_data_rendered.get(field.id);
+    out[String(field.id)] = rendered === undefined ? { value } : { value, rendered_value: rendered };
   }
   return out;
 }
@@ -189,6 +199,7 @@ function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams
     user.avatar_source = 'G';
     user.avatar_version += 1;
     user.profile_data.clear();
+    user.profile_data_rendered.clear();
     const everyone = activeUserIds(engine);
     events.push(effect({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: user.full_name } }, everyone));
     events.push(
