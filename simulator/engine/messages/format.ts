@@ -24,6 +24,20 @@ function realmLinkifiers(engine: Engine): Linkifier[] {
   return Array.isArray(realm.linkifiers) ? realm.linkifiers : [];
 }
 
+// avatar_url needs an md5 of the sender's email; senders repeat, so the URL is cached per user
+// record and recomputed whenever what it depends on changes.
+const avatarCache = new WeakMap<UserRecord, { key: string; url: string | null }>();
+
+function cachedAvatarUrl(engine: Engine, user: UserRecord, clientGravatar: boolean): string | null {
+  const key = `${clientGravatar}|${user.avatar_source}|${user.avatar_version}|${user.delivery_email}|${user.email_address_visibility}`;
+  let entry = avatarCache.get(user);
+  if (!entry || entry.key !== key) {
+    entry = { key, url: avatarUrl(engine, user, { clientGravatar }) };
+    avatarCache.set(user, entry);
+  }
+  return entry.url;
+}
+
 export function displayTopic(engine: Engine, message: StoredMessage, allowEmptyTopicName: boolean): string {
   if (message.streamId !== null && message.topic === '' && !allowEmptyTopicName) {
     return engine.state.realm.realm_empty_topic_display_name;
@@ -70,7 +84,7 @@ export function formatMessage(
     sender_realm_str: state.realm.string_id,
     display_recipient: displayRecipient(engine, message, viewer),
     type: message.streamId === null ? 'private' : 'stream',
-    avatar_url: avatarUrl(engine, sender, { clientGravatar: options.clientGravatar, viewer }),
+    avatar_url: cachedAvatarUrl(engine, sender, options.clientGravatar),
     content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
   };
   if (message.streamId !== null) out.stream_id = message.streamId;

@@ -110,6 +110,8 @@ export function normalizeTopic(engine: Engine, stream: StreamRecord, raw: string
 
 /** Zulip's extract_stream_indicator: a raw name, a JSON name or id, or a one-element JSON list. */
 function streamIndicator(to: string): string | number {
+  // Most clients send a bare name; only text that can be JSON is parsed (a failed parse is slow).
+  if (!/^\s*(?:[[{"\d-]|true\s*$|false\s*$|null\s*$)/.test(to)) return to;
   let data: unknown;
   try {
     data = JSON.parse(to);

@@ -5,6 +5,7 @@ import { getStreamById, getStreamByName, getUser, getUserByEmail, type Engine } 
 import type { StreamRecord, UserRecord } from '../state.ts';
 import { canAccessMessage, canAccessStreamHistory, viewerFlagBits } from '../messages/access.ts';
 import { dmKey, FLAG_BITS, getMessage, topicKey, type StoredMessage } from '../messages/store.ts';
+import { hasId, messagesWithWords, searchKeywords } from './search.ts';
 import { badNarrow, CHANNEL_OPERATORS, CHANNELS_OPERATORS, type NarrowTerm, type Operand } from './parse.ts';
 
 type Predicate = (message: StoredMessage, bits: number) => boolean;
@@ -117,7 +118,7 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
   let isChannelNarrow = false;
   let isDmNarrow = false;
   let candidates: readonly number[] | null = null;
-  let candidateRank = 0; // 3 topic, 2 channel or DM conversation, 1 user rows
+  let candidateRank = 0; // 4 search words, 3 topic, 2 channel or DM conversation, 1 user rows
 
   const markKind = (negated: boolean, kind: 'channel' | 'dm') => {
     if (negated) return;
@@ -225,9 +226,12 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
       }
       case 'search': {
         isSearch = true;
-        const words = searchKeywords(String(operand));
-        searchWords.push(...words);
-        predicate = (m) => words.every((w) => textMatchesWord(plainText(m.renderedContent), w) || textMatchesWord(m.topic, w));
+        const keywords = searchKeywords(String(operand));
+        searchWords.push(...keywords);
+        const matching = messagesWithWords(store, keywords);
+        predicate = (m) => hasId(matching, m.id);
+        // The word index names every match, so a positive search scans only those.
+        if (!negated) useCandidates(4, matching);
         break;
       }
       case 'near':
@@ -303,48 +307,5 @@ function isPredicate(
   }
 }
 
-// ------------------------------------------------------------------ search
-
-export function searchKeywords(operand: string): string[] {
-  return operand
-    .toLowerCase()
-    .split(/\s+/)
-    .map((w) => w.replace(/^["']+|["']+$/g, ''))
-    .filter((w) => w.length > 0);
-}
-
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-
-export function plainText(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A keyword matches at the start of a word, case-insensitively (a stand-in for full-text search). */
-function wordRegExp(word: string, flags = 'i'): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(word)}[\\p{L}\\p{N}_]*`, `${flags}u`);
-}
-
-export function textMatchesWord(text: string, word: string): boolean {
-  return wordRegExp(word).test(text);
-}
-
-/** Wrap keyword matches in text (never inside tags) in `<span class="highlight">`. */
-export function highlightHtml(html: string, words: readonly string[]): string {
-  if (words.length === 0) return html;
-  const res = words.map((w) => wordRegExp(w, 'gi'));
-  return html
-    .split(/(<[^>]*>)/)
-    .map((part) => {
-      if (part.startsWith('<')) return part;
-      let out = part;
-      for (const re of res) out = out.replace(re, (m) => `<span class="highlight">${m}</span>`);
-      return out;
-    })
-    .join('');
-}
-
 export { viewerFlagBits };
+export { highlightHtml } from './search.ts';

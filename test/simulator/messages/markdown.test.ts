@@ -1,7 +1,8 @@
 // Zulip's rendered HTML for the common cases (shapes from Zulip's markdown_test_cases.json and
 // its mention/emoji/channel-link output), plus what the renderer reports back.
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { isMeMessage, renderMarkdown, topicLinks, type RenderContext } from '../../../simulator/engine/markdown/index.ts';
+import { isMeMessage, PLAIN_LINE, renderFull, renderMarkdown, topicLinks, type RenderContext } from '../../../simulator/engine/markdown/index.ts';
 
 const users = [
   { id: 10, full_name: 'King Hamlet' },
@@ -115,5 +116,16 @@ describe('Zulip-flavoured Markdown', () => {
       { text: '#1234', url: 'https://github.com/zulip/zulip/pull/1234' },
       { text: 'https://x.org/a', url: 'https://x.org/a' },
     ]);
+  });
+});
+
+describe('plain-line fast path', () => {
+  test('gives exactly what the parser gives', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(PLAIN_LINE), (text) => {
+        expect(renderFull(text, ctx, true)).toEqual(renderFull(text, ctx, false));
+      }),
+      { numRuns: 500, seed: 5 },
+    );
   });
 });

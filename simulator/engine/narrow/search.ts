@@ -1,0 +1,76 @@
+// Full-text search for `search` narrows. Zulip uses PostgreSQL full-text search (whole words,
+// case-insensitive, over the rendered text and the topic); the simulator matches whole words the
+// same way, without stemming. A word → message-ids index is derived from the store on first use
+// and extended as messages arrive; it is a cache, not state (kept out of snapshots).
+import { lowerBound, type MessageStore, type StoredMessage } from '../messages/store.ts';
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+export function plainText(html: string): string {
+  return html.replace(/<[^>]*>/g, ' ').replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e] ?? e);
+}
+
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** The search keywords of an operand: its words, lower-cased. */
+export function searchKeywords(operand: string): string[] {
+  return [...new Set(words(operand))];
+}
+
+export function messageWords(message: StoredMessage): Set<string> {
+  return new Set([...words(plainText(message.renderedContent)), ...words(message.topic)]);
+}
+
+interface WordIndex {
+  indexed: number;
+  ids: Map<string, number[]>;
+}
+
+const indexes = new WeakMap<MessageStore, WordIndex>();
+
+function wordIndex(store: MessageStore): WordIndex {
+  let index = indexes.get(store);
+  if (!index) indexes.set(store, (index = { indexed: 0, ids: new Map() }));
+  for (; index.indexed < store.messages.length; index.indexed++) {
+    const message = store.messages[index.indexed]!;
+    for (const w of messageWords(message)) {
+      const list = index.ids.get(w);
+      if (list) list.push(message.id);
+      else index.ids.set(w, [message.id]);
+    }
+  }
+  return index;
+}
+
+/** Ids (ascending) of messages containing every keyword. */
+export function messagesWithWords(store: MessageStore, keywords: readonly string[]): number[] {
+  const index = wordIndex(store);
+  const lists = keywords.map((k) => index.ids.get(k) ?? []).sort((a, b) => a.length - b.length);
+  if (lists.length === 0) return [];
+  // Start from the rarest word and binary-search the others: O(k log n), no per-query sets.
+  let result = lists[0]!;
+  for (const other of lists.slice(1)) result = result.filter((id) => other[lowerBound(other, id)] === id);
+  return result;
+}
+
+/** Membership in a sorted id list. */
+export function hasId(ids: readonly number[], id: number): boolean {
+  return ids[lowerBound(ids, id)] === id;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Wrap whole-word keyword matches in text (never inside tags) in `<span class="highlight">`. */
+export function highlightHtml(html: string, keywords: readonly string[]): string {
+  if (keywords.length === 0) return html;
+  const re = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${keywords.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part) => (part.startsWith('<') ? part : part.replace(re, (m) => `<span class="highlight">${m}</span>`)))
+    .join('');
+}
