@@ -168,8 +168,8 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
-  let path = rawPath.startsWith(API_PREFIX) ? rawPath.slice(API_PREFIX.length) : null;
-  if (path !== null && path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+  // Zulip's URL patterns are exact: `/users/` is not `/users`.
+  const path = rawPath.startsWith(`${API_PREFIX}/`) ? rawPath.slice(API_PREFIX.length) : null;
   const matched = path === null ? null : matchPath(table, path);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const { entry } = matched;

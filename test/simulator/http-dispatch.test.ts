@@ -1,7 +1,7 @@
 /** The HTTP conventions every route shares (reference §1): envelope, routing, parsing, Basic auth. */
 import { describe, expect, it } from 'vitest';
 import { basicAuth } from '../../simulator/index.ts';
-import { ID, assertValid, sim, validateEnvelope } from './helpers.ts';
+import { ID, assertValid, devFixture, sim, validateEnvelope } from './helpers.ts';
 
 describe('routing', () => {
   it('answers an unknown /api/v1 path with a JSON 404, credentials or not', async () => {
@@ -38,6 +38,11 @@ describe('routing', () => {
     const res = await sim().request({ method: 'HEAD', path: '/api/v1/users/me', as: 'hamlet@zulip.com' });
     expect(res.status).toBe(200);
     expect(res.body).toBe('');
+  });
+
+  it('matches paths exactly: a trailing slash is another (unknown) path', async () => {
+    const res = await sim().request({ method: 'GET', path: '/api/v1/users/', as: 'hamlet@zulip.com' });
+    expect(res.status).toBe(404);
   });
 
   it('does not match an int path parameter with letters', async () => {
@@ -213,6 +218,14 @@ describe('HTTP Basic authentication (reference §1.5)', () => {
     const res = await sim().request({ method: 'GET', path: '/api/v1/users/me', headers: { accept: 'text/html' } });
     expect(res.status).toBe(302);
     expect(res.headers.location).toMatch(/^\/login\//);
+  });
+
+  it('refuses every key of a deactivated organization', async () => {
+    const fixture = devFixture();
+    fixture.realm.deactivated = true;
+    const res = await sim({ fixture }).request({ method: 'GET', path: '/api/v1/users/me', as: 'hamlet@zulip.com' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ result: 'error', msg: 'This organization has been deactivated', code: 'UNAUTHORIZED' });
   });
 
   it('refuses incoming-webhook bots on normal endpoints', async () => {
