@@ -1,19 +1,16 @@
 /** Channel and subscription endpoints (reference §4). */
+import { isHexColor, type ChannelSettings } from '../../engine/channel-settings.ts';
+import { streamEmailAddress } from '../../engine/channel-email.ts';
+import { getStreams, streamIdByName, type GetStreamsParams } from '../../engine/channels.ts';
 import {
   createChannel,
-  getStreams,
-  isHexColor,
   listSubscriptions,
-  streamIdByName,
-  unsubscribe,
-  streamEmailAddress,
   subscribe,
+  unsubscribe,
   updateSubscriptionProperties,
-  type ChannelSettings,
-  type GetStreamsParams,
   type PropertyChange,
   type SubscribeRequestItem,
-} from '../../engine/channels.ts';
+} from '../../engine/subscriptions.ts';
 import { commit } from '../../engine/engine.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { CHANNEL_GROUP_SETTINGS, type TopicsPolicy } from '../../engine/state.ts';

@@ -1,0 +1,211 @@
+/**
+ * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
+ * kind of channel, the new channel's record, and who hears about it.
+ */
+import { activeUsers, isAdmin, isGuest, isOwner, nowSeconds, type Engine } from './engine.ts';
+import { ChatError } from './errors.ts';
+import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
+import { isUserInGroup } from './groups.ts';
+import { renderDescription } from './render.ts';
+import {
+  CHANNEL_GROUP_SETTINGS,
+  nextId,
+  type ChannelGroupSetting,
+  type GroupSettingValue,
+  type StreamRecord,
+  type TopicsPolicy,
+  type UserRecord,
+} from './state.ts';
+
+// ---------------------------------------------------------------- validation helpers
+
+/** check_stream_name (reference §4.1): stripped, non-empty, ≤ max length, no control characters. */
+export function checkStreamName(engine: Engine, raw: string): string {
+  const name = raw.trim();
+  if (name === '') throw ChatError.badRequest("Channel name can't be empty.");
+  const chars = [...name];
+  const max = engine.state.realm.max_stream_name_length;
+  if (chars.length > max) throw ChatError.badRequest(`Channel name too long (limit: ${max} characters).`);
+  chars.forEach((ch, i) => {
+    const cp = ch.codePointAt(0)!;
+    const control = cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+    const surrogate = cp >= 0xd800 && cp <= 0xdfff;
+    const nonChar = (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe;
+    if (control || surrogate || nonChar) throw ChatError.badRequest(`Invalid character in channel name, at position ${i + 1}.`);
+  });
+  return name;
+}
+
+const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
+
+export function isHexColor(value: string): boolean {
+  return HEX_COLOR.test(value);
+}
+
+/** message_retention_days: 'realm_default' → null, 'unlimited' → -1, positive integer days. */
+export function parseRetentionDays(value: unknown): number | null {
+  if (value === 'realm_default') return null;
+  if (value === 'unlimited') return -1;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw ChatError.badRequest(`Bad value for 'message_retention_days': ${String(value)}`);
+}
+
+/** A GroupSetting parameter: an existing group id (not role:internet) or {direct_members, direct_subgroups}. */
+export function parseGroupSetting(engine: Engine, setting: string, value: unknown): GroupSettingValue {
+  const groups = engine.state.userGroups;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    const group = groups.get(value);
+    if (!group || group.deactivated) throw ChatError.badRequest(`Invalid user group ID: ${value}`);
+    if (group.name === 'role:internet') {
+      throw ChatError.badRequest(`'${setting}' setting cannot be set to 'role:internet' group.`);
+    }
+    return value;
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const v = value as Record<string, unknown>;
+    for (const key of Object.keys(v)) {
+      if (key !== 'direct_members' && key !== 'direct_subgroups') {
+        throw ChatError.badRequest(`Argument "${key}" at ${setting} is unexpected`);
+      }
+    }
+    const members = v.direct_members ?? [];
+    const subgroups = v.direct_subgroups ?? [];
+    if (!Array.isArray(members) || !members.every((m) => Number.isSafeInteger(m))) {
+      throw ChatError.badRequest(`${setting}["direct_members"] is not a list`);
+    }
+    if (!Array.isArray(subgroups) || !subgroups.every((m) => Number.isSafeInteger(m))) {
+      throw ChatError.badRequest(`${setting}["direct_subgroups"] is not a list`);
+    }
+    for (const id of members as number[]) {
+      const u = engine.state.users.get(id);
+      if (!u || !u.is_active || u.is_system_bot) throw ChatError.badRequest(`Invalid user ID: ${id}`);
+    }
+    for (const id of subgroups as number[]) {
+      const g = groups.get(id);
+      if (!g || g.deactivated) throw ChatError.badRequest(`Invalid user group ID: ${id}`);
+    }
+    return {
+      direct_members: [...new Set(members as number[])].sort((a, b) => a - b),
+      direct_subgroups: [...new Set(subgroups as number[])].sort((a, b) => a - b),
+    };
+  }
+  throw ChatError.badRequest(`${setting} is not an integer`);
+}
+
+/** principals / subscribers: ids or emails → active users (`No such user` / `User is deactivated`). */
+export function resolvePrincipals(engine: Engine, principals: readonly (number | string)[]): UserRecord[] {
+  const out: UserRecord[] = [];
+  const seen = new Set<number>();
+  for (const principal of principals) {
+    const user =
+      typeof principal === 'number'
+        ? engine.state.users.get(principal)
+        : [...engine.state.users.values()].find(
+            (u) =>
+              u.email.toLowerCase() === principal.trim().toLowerCase() ||
+              u.delivery_email.toLowerCase() === principal.trim().toLowerCase(),
+          );
+    if (!user || user.is_system_bot) throw ChatError.badRequest('No such user');
+    if (!user.is_active) throw ChatError.badRequest('User is deactivated');
+    if (!seen.has(user.id)) {
+      seen.add(user.id);
+      out.push(user);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- channel creation
+
+export interface ChannelSettings {
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_default_stream: boolean;
+  history_public_to_subscribers: boolean | null;
+  /** Raw parameter: 'realm_default', 'unlimited' or days; undefined when not sent. */
+  message_retention_days: unknown;
+  topics_policy: TopicsPolicy | undefined;
+  folder_id: number | undefined;
+  groups: Partial<Record<ChannelGroupSetting, unknown>>;
+}
+
+export interface ResolvedSettings {
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_default_stream: boolean;
+  history_public_to_subscribers: boolean;
+  message_retention_days: number | null;
+  topics_policy: TopicsPolicy;
+  folder_id: number | null;
+  groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
+}
+
+/** Checks for creating channels of this kind, in Zulip's order (reference §4.5). */
+export function checkCreationSettings(engine: Engine, actor: UserRecord, s: ChannelSettings): ResolvedSettings {
+  const realm = engine.state.realm;
+  const kindGroup = s.is_web_public
+    ? realm.can_create_web_public_channel_group
+    : s.invite_only
+      ? realm.can_create_private_channel_group
+      : realm.can_create_public_channel_group;
+  if (!isUserInGroup(engine, actor.id, kindGroup)) throw ChatError.insufficientPermission();
+  if (s.is_default_stream && s.invite_only) throw ChatError.badRequest('A default channel cannot be private.');
+  if (s.is_web_public && !realm.enable_spectator_access) throw ChatError.badRequest('Web-public channels are not enabled.');
+  let retention: number | null = null;
+  if (s.message_retention_days !== undefined) {
+    retention = parseRetentionDays(s.message_retention_days);
+    if (s.message_retention_days !== 'realm_default' && !isOwner(actor)) throw ChatError.ownerRequired();
+  }
+  if (s.folder_id !== undefined) throw ChatError.badRequest('Invalid channel folder ID');
+  const groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
+  for (const key of CHANNEL_GROUP_SETTINGS) {
+    if (s.groups[key] !== undefined) groups[key] = parseGroupSetting(engine, key, s.groups[key]);
+  }
+  // Public and web-public channels always show history to subscribers.
+  const historyPublic = s.invite_only && !s.is_web_public ? (s.history_public_to_subscribers ?? false) : true;
+  return {
+    invite_only: s.invite_only && !s.is_web_public,
+    is_web_public: s.is_web_public,
+    is_default_stream: s.is_default_stream,
+    history_public_to_subscribers: historyPublic,
+    message_retention_days: retention,
+    topics_policy: s.topics_policy ?? 'inherit',
+    folder_id: null,
+    groups,
+  };
+}
+
+export function doCreateStream(engine: Engine, actor: UserRecord, name: string, description: string, s: ResolvedSettings): StreamRecord {
+  const state = engine.state;
+  const text = description.replace(/\r?\n/g, ' ');
+  const stream: StreamRecord = {
+    id: nextId(state, 'stream'),
+    name,
+    description: text,
+    rendered_description: renderDescription(state, text),
+    date_created: nowSeconds(engine),
+    creator_id: actor.id,
+    invite_only: s.invite_only,
+    is_web_public: s.is_web_public,
+    history_public_to_subscribers: s.history_public_to_subscribers,
+    is_archived: false,
+    message_retention_days: s.message_retention_days,
+    topics_policy: s.topics_policy,
+    folder_id: s.folder_id,
+    email_token: emailToken(engine.deps),
+    recipient_id: nextId(state, 'recipient'),
+    groups: { ...defaultChannelGroups(state, actor.id), ...s.groups },
+  };
+  addStreamToIndexes(state, stream);
+  state.subscriptions.set(stream.id, new Map());
+  if (s.is_default_stream) state.realm.default_stream_ids.add(stream.id);
+  return stream;
+}
+
+/** Who hears about a channel: public → active non-guests, web-public → all active, private → admins. */
+export function streamAudience(engine: Engine, stream: StreamRecord): number[] {
+  const users = activeUsers(engine);
+  if (stream.is_web_public) return users.map((u) => u.id);
+  if (!stream.invite_only) return users.filter((u) => !isGuest(u)).map((u) => u.id);
+  return users.filter((u) => isAdmin(u)).map((u) => u.id);
+}

@@ -1,0 +1,376 @@
+/**
+ * Subscriptions (reference §4.5–4.7): subscribing (creating missing channels), POST
+ * /channels/create, listing and leaving, and per-user subscription properties.
+ */
+import {
+  canAccessStreamContent,
+  canAccessStreamMetadata,
+  getStreamByName,
+  isAdmin,
+  isGuest,
+  isSubscribed,
+  subscribersOf,
+  type Engine,
+} from './engine.ts';
+import { ChatError } from './errors.ts';
+import { effect, outcome, type Effect, type Outcome } from './events.ts';
+import { newSubscription, pickColor } from './fixture.ts';
+import { isUserInGroup, isUserInGroupSetting } from './groups.ts';
+import { sendSubscriptionNotices } from './notifications.ts';
+import type { StreamRecord, SubscriptionRecord, UserRecord } from './state.ts';
+import {
+  checkCreationSettings,
+  checkStreamName,
+  doCreateStream,
+  isHexColor,
+  resolvePrincipals,
+  streamAudience,
+  type ChannelSettings,
+} from './channel-settings.ts';
+import { formatStream, formatSubscription } from './channels.ts';
+
+function canAddSubscribers(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
+  if (isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group)) return true;
+  if (isUserInGroupSetting(engine, actor.id, stream.groups.can_add_subscribers_group)) return true;
+  if (stream.invite_only && !isSubscribed(engine, actor.id, stream.id)) return false;
+  return isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group);
+}
+
+function canSubscribeSelf(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
+  if (canAccessStreamContent(engine, actor, stream)) return !isGuest(actor) || stream.is_web_public || isSubscribed(engine, actor.id, stream.id);
+  return (
+    isUserInGroupSetting(engine, actor.id, stream.groups.can_subscribe_group) ||
+    isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group)
+  );
+}
+
+/** Subscribe users to channels; returns who was newly subscribed (by user id) and the events. */
+function doSubscribe(
+  engine: Engine,
+  streams: StreamRecord[],
+  users: UserRecord[],
+  colors: Map<number, string>,
+  created: Set<number>,
+  events: Effect[],
+): { subscribed: Map<number, StreamRecord[]>; already: Map<number, StreamRecord[]> } {
+  const subscribed = new Map<number, StreamRecord[]>();
+  const already = new Map<number, StreamRecord[]>();
+  const state = engine.state;
+  const newlyByStream = new Map<number, number[]>();
+  for (const user of users) {
+    for (const stream of streams) {
+      const subs = state.subscriptions.get(stream.id)!;
+      const existing = subs.get(user.id);
+      if (existing?.active) {
+        if (!already.has(user.id)) already.set(user.id, []);
+        already.get(user.id)!.push(stream);
+        continue;
+      }
+      const color = colors.get(stream.id) ?? existing?.color ?? pickColor(state, user.id);
+      if (existing) {
+        existing.active = true;
+        existing.color = color;
+      } else subs.set(user.id, newSubscription(color));
+      if (!subscribed.has(user.id)) subscribed.set(user.id, []);
+      subscribed.get(user.id)!.push(stream);
+      if (!newlyByStream.has(stream.id)) newlyByStream.set(stream.id, []);
+      newlyByStream.get(stream.id)!.push(user.id);
+    }
+  }
+  // Private channels just created are announced to their new subscribers too.
+  for (const stream of streams) {
+    if (!created.has(stream.id) || !stream.invite_only) continue;
+    const newcomers = (newlyByStream.get(stream.id) ?? []).filter((id) => !isAdmin(state.users.get(id)!));
+    if (newcomers.length > 0) {
+      events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, newcomers));
+    }
+  }
+  for (const [userId, list] of subscribed) {
+    events.push(
+      effect(
+        {
+          type: 'subscription',
+          op: 'add',
+          subscriptions: list.map((s) => formatSubscription(engine, s, state.subscriptions.get(s.id)!.get(userId)!, { includeSubscribers: true })),
+        },
+        [userId],
+      ),
+    );
+  }
+  for (const [streamId, newcomers] of newlyByStream) {
+    const stream = state.streams.get(streamId)!;
+    const newSet = new Set(newcomers);
+    const peers = stream.invite_only
+      ? subscribersOf(engine, streamId).filter((id) => !newSet.has(id))
+      : streamAudience(engine, stream).filter((id) => !newSet.has(id));
+    if (peers.length > 0) {
+      events.push(effect({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [...newcomers].sort((a, b) => a - b) }, peers));
+    }
+  }
+  return { subscribed, already };
+}
+
+export interface SubscribeRequestItem {
+  name: string;
+  description?: string;
+  color?: string;
+}
+
+export interface SubscribeParams extends ChannelSettings {
+  subscriptions: SubscribeRequestItem[];
+  principals: (number | string)[];
+  authorization_errors_fatal: boolean;
+  announce: boolean;
+  send_new_subscription_messages: boolean;
+}
+
+export interface SubscribeResult {
+  subscribed: Record<string, string[]>;
+  already_subscribed: Record<string, string[]>;
+  unauthorized?: string[];
+  new_subscription_messages_sent?: boolean;
+}
+
+export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams): Outcome<SubscribeResult> {
+  // ---- check
+  const names: { name: string; item: SubscribeRequestItem }[] = [];
+  for (const item of p.subscriptions) {
+    const name = checkStreamName(engine, item.name);
+    if (!names.some((n) => n.name.toLowerCase() === name.toLowerCase())) names.push({ name, item });
+  }
+  const principals = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
+  const existing: StreamRecord[] = [];
+  const toCreate: { name: string; item: SubscribeRequestItem }[] = [];
+  for (const n of names) {
+    const stream = getStreamByName(engine, n.name);
+    if (stream) existing.push(stream);
+    else toCreate.push(n);
+  }
+  const settings = toCreate.length > 0 ? checkCreationSettings(engine, actor, p) : null;
+  const authorized: StreamRecord[] = [];
+  const unauthorized: StreamRecord[] = [];
+  for (const stream of existing) {
+    const ok = canSubscribeSelf(engine, actor, stream) || canAccessStreamMetadata(engine, actor, stream) && isAdmin(actor) && !stream.invite_only;
+    (ok ? authorized : unauthorized).push(stream);
+  }
+  if (unauthorized.length > 0 && p.authorization_errors_fatal) {
+    throw ChatError.badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
+  }
+  const others = principals.some((u) => u.id !== actor.id);
+  if (others) {
+    for (const stream of authorized) if (!canAddSubscribers(engine, actor, stream)) throw ChatError.insufficientPermission();
+  }
+
+  // ---- do
+  const events: Effect[] = [];
+  const created = new Set<number>();
+  const colors = new Map<number, string>();
+  const streams: StreamRecord[] = [...authorized];
+  for (const { name, item } of toCreate) {
+    const stream = doCreateStream(engine, actor, name, item.description ?? '', settings!);
+    created.add(stream.id);
+    streams.push(stream);
+    const audience = streamAudience(engine, stream);
+    if (audience.length > 0) events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, audience));
+  }
+  for (const { name, item } of names) {
+    if (item.color) colors.set(getStreamByName(engine, name)!.id, item.color);
+  }
+  // Streams in request order.
+  const order = new Map(names.map((n, i) => [n.name.toLowerCase(), i]));
+  streams.sort((a, b) => order.get(a.name.toLowerCase())! - order.get(b.name.toLowerCase())!);
+  const { subscribed, already } = doSubscribe(engine, streams, principals, colors, created, events);
+  const notices = sendSubscriptionNotices(engine, {
+    actor,
+    subscribed,
+    created: streams.filter((s) => created.has(s.id)),
+    announce: p.announce,
+    sendSubscriptionMessages: p.send_new_subscription_messages,
+  });
+  events.push(...notices.events);
+  const result: SubscribeResult = {
+    subscribed: keyed(subscribed),
+    already_subscribed: keyed(already),
+  };
+  if (!p.authorization_errors_fatal) result.unauthorized = unauthorized.map((s) => s.name);
+  if (p.send_new_subscription_messages) result.new_subscription_messages_sent = notices.sent;
+  return outcome(result, events);
+}
+
+function keyed(map: Map<number, StreamRecord[]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [userId, list] of [...map.entries()].sort((a, b) => a[0] - b[0])) out[String(userId)] = list.map((s) => s.name);
+  return out;
+}
+
+export interface CreateChannelParams extends ChannelSettings {
+  name: string;
+  subscribers: number[];
+  description: string;
+  announce: boolean;
+  send_new_subscription_messages: boolean;
+}
+
+export function createChannel(engine: Engine, actor: UserRecord, p: CreateChannelParams): Outcome<{ id: number }> {
+  const name = checkStreamName(engine, p.name);
+  const taken = getStreamByName(engine, name);
+  if (taken) throw new ChatError('CHANNEL_ALREADY_EXISTS', `Channel '${taken.name}' already exists`);
+  const max = engine.state.realm.max_stream_description_length;
+  if ([...p.description].length > max) throw ChatError.badRequest(`description is too long (limit: ${max} characters)`);
+  const settings = checkCreationSettings(engine, actor, p);
+  if (
+    p.groups.can_create_topic_group !== undefined &&
+    settings.invite_only &&
+    !settings.history_public_to_subscribers &&
+    settings.groups.can_create_topic_group !== engine.state.realm.system_groups['role:everyone']
+  ) {
+    throw ChatError.badRequest(
+      "'can_create_topic_group' setting must be 'role:everyone' for private channels with protected history.",
+    );
+  }
+  const users = resolvePrincipals(engine, p.subscribers);
+  const others = users.some((u) => u.id !== actor.id);
+  if (others && !isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group)) {
+    throw ChatError.insufficientPermission();
+  }
+  const events: Effect[] = [];
+  const stream = doCreateStream(engine, actor, name, p.description, settings);
+  const audience = streamAudience(engine, stream);
+  if (audience.length > 0) events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, audience));
+  const { subscribed } = doSubscribe(engine, [stream], users, new Map(), new Set([stream.id]), events);
+  const notices = sendSubscriptionNotices(engine, {
+    actor,
+    subscribed,
+    created: [stream],
+    announce: p.announce,
+    sendSubscriptionMessages: p.send_new_subscription_messages,
+  });
+  events.push(...notices.events);
+  return outcome({ id: stream.id }, events);
+}
+
+// ---------------------------------------------------------------- subscription properties
+
+export const SUBSCRIPTION_PROPERTIES = [
+  'color',
+  'is_muted',
+  'in_home_view',
+  'pin_to_top',
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
+export type SubscriptionProperty = (typeof SUBSCRIPTION_PROPERTIES)[number];
+
+export interface PropertyChange {
+  stream_id: number;
+  property: string;
+  value: unknown;
+}
+
+export function updateSubscriptionProperties(engine: Engine, actor: UserRecord, changes: PropertyChange[]): Outcome<Record<string, never>> {
+  const checked: { stream: StreamRecord; sub: SubscriptionRecord; property: SubscriptionProperty; value: string | boolean }[] = [];
+  for (const change of changes) {
+    if (!(SUBSCRIPTION_PROPERTIES as readonly string[]).includes(change.property)) {
+      throw ChatError.badRequest(`Unknown subscription property: ${change.property}`);
+    }
+    const property = change.property as SubscriptionProperty;
+    const stream = engine.state.streams.get(change.stream_id);
+    if (!stream || !canAccessStreamMetadata(engine, actor, stream)) throw ChatError.invalidChannelId();
+    const sub = engine.state.subscriptions.get(stream.id)?.get(actor.id);
+    if (!sub?.active) throw ChatError.badRequest(`Not subscribed to channel ID ${stream.id}`);
+    if (property === 'color') {
+      if (typeof change.value !== 'string') throw ChatError.badRequest('color is not a string');
+      if (!isHexColor(change.value)) throw ChatError.badRequest('color is not a valid hex color code');
+    } else if (typeof change.value !== 'boolean') {
+      throw ChatError.badRequest(`${property} is not a boolean`);
+    }
+    checked.push({ stream, sub, property, value: change.value as string | boolean });
+  }
+  const events: Effect[] = [];
+  for (const { stream, sub, property, value } of checked) {
+    const send = (prop: string, v: unknown): void => {
+      events.push(effect({ type: 'subscription', op: 'update', stream_id: stream.id, property: prop, value: v }, [actor.id]));
+    };
+    if (property === 'is_muted' || property === 'in_home_view') {
+      sub.is_muted = property === 'is_muted' ? (value as boolean) : !(value as boolean);
+      // Zulip sends the legacy in_home_view event first, then is_muted.
+      send('in_home_view', !sub.is_muted);
+      send('is_muted', sub.is_muted);
+      continue;
+    }
+    if (property === 'color') sub.color = value as string;
+    else (sub as unknown as Record<string, unknown>)[property] = value;
+    send(property, value);
+  }
+  return outcome({}, events);
+}
+
+// ---------------------------------------------------------------- listing and leaving subscriptions
+
+/** GET /users/me/subscriptions: the caller's active subscriptions, by channel name. */
+export function listSubscriptions(engine: Engine, user: UserRecord, includeSubscribers: boolean): Record<string, unknown>[] {
+  const out: { name: string; value: Record<string, unknown> }[] = [];
+  for (const [streamId, subs] of engine.state.subscriptions) {
+    const sub = subs.get(user.id);
+    if (!sub?.active) continue;
+    const stream = engine.state.streams.get(streamId)!;
+    out.push({ name: stream.name, value: formatSubscription(engine, stream, sub, { includeSubscribers }) });
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.map((o) => o.value);
+}
+
+export interface UnsubscribeParams {
+  subscriptions: string[];
+  principals: (number | string)[];
+}
+
+/** DELETE /users/me/subscriptions: `removed` / `not_removed` channel names. */
+export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribeParams): Outcome<{ removed: string[]; not_removed: string[] }> {
+  const users = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
+  const streams: StreamRecord[] = [];
+  const missing: string[] = [];
+  for (const raw of p.subscriptions) {
+    const stream = getStreamByName(engine, raw);
+    if (!stream || !canAccessStreamMetadata(engine, actor, stream)) missing.push(raw.trim());
+    else if (!streams.includes(stream)) streams.push(stream);
+  }
+  if (missing.length > 0) throw ChatError.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+  if (users.some((u) => u.id !== actor.id)) {
+    for (const stream of streams) {
+      if (!isUserInGroupSetting(engine, actor.id, stream.groups.can_remove_subscribers_group) && !isAdmin(actor)) {
+        throw ChatError.insufficientPermission();
+      }
+    }
+  }
+  const events: Effect[] = [];
+  const removed: string[] = [];
+  const notRemoved: string[] = [];
+  for (const user of users) {
+    const left: StreamRecord[] = [];
+    for (const stream of streams) {
+      const sub = engine.state.subscriptions.get(stream.id)?.get(user.id);
+      if (!sub?.active) {
+        notRemoved.push(stream.name);
+        continue;
+      }
+      sub.active = false;
+      left.push(stream);
+      removed.push(stream.name);
+    }
+    if (left.length === 0) continue;
+    events.push(
+      effect({ type: 'subscription', op: 'remove', subscriptions: left.map((s) => ({ name: s.name, stream_id: s.id })) }, [user.id]),
+    );
+    for (const stream of left) {
+      const peers = stream.invite_only ? subscribersOf(engine, stream.id) : streamAudience(engine, stream).filter((id) => id !== user.id);
+      if (peers.length > 0) {
+        events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers));
+      }
+    }
+  }
+  return outcome({ removed, not_removed: notRemoved }, events);
+}
