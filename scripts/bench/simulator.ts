@@ -198,7 +198,7 @@ async function main(): Promise<void> {
     ['channel + topic', [{ operator: 'channel', operand: 'Denmark' }, { operator: 'topic', operand: 'topic 3' }]],
     ['channel', [{ operator: 'channel', operand: 'Verona' }]],
     ['sender', [{ operator: 'sender', operand: 'othello@zulip.com' }]],
-    ['search (rare word)', [{ operator: 'channel', operand: 'Scotland' }, { operator: 'search', operand: 'number 4242' }]],
+    ['search (rare word)', [{ operator: 'channel', operand: 'Scotland' }, { operator: 'search', operand: 'number 4244' }]],
     ['search (words in every message)', [{ operator: 'channel', operand: 'Scotland' }, { operator: 'search', operand: 'things code' }]],
   ];
   for (const [name, narrow] of narrows) {

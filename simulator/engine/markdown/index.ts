@@ -336,19 +336,32 @@ export function isMeMessage(content: string, html: string): boolean {
   return content.startsWith('/me ') && !content.includes('\n') && html.startsWith('<p>/me ');
 }
 
+const linkifierRegexes = new Map<string, RegExp | null>();
+
+function linkifierRegex(pattern: string): RegExp | null {
+  let re = linkifierRegexes.get(pattern);
+  if (re === undefined) {
+    try {
+      // Zulip linkifiers use Python's named groups, `(?P<name>…)`.
+      re = new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'g');
+    } catch {
+      re = null;
+    }
+    linkifierRegexes.set(pattern, re);
+  }
+  return re;
+}
+
 /** Topic text → `topic_links` from the realm's linkifiers (pattern with named groups, URL template). */
 export function topicLinks(
   topic: string,
   linkifiers: readonly { pattern: string; url_template: string }[],
 ): { text: string; url: string }[] {
+  if (linkifiers.length === 0 && !topic.includes('http')) return [];
   const found: { index: number; text: string; url: string }[] = [];
   for (const linkifier of linkifiers) {
-    let re: RegExp;
-    try {
-      re = new RegExp(linkifier.pattern.replace(/\(\?P</g, '(?<'), 'g');
-    } catch {
-      continue;
-    }
+    const re = linkifierRegex(linkifier.pattern);
+    if (!re) continue;
     for (const m of topic.matchAll(re)) {
       const groups = m.groups ?? {};
       const url = linkifier.url_template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(groups[name] ?? ''));

@@ -50,9 +50,26 @@ export function messagesWithWords(store: MessageStore, keywords: readonly string
   const index = wordIndex(store);
   const lists = keywords.map((k) => index.ids.get(k) ?? []).sort((a, b) => a.length - b.length);
   if (lists.length === 0) return [];
-  // Start from the rarest word and binary-search the others: O(k log n), no per-query sets.
+  // Start from the rarest word; binary-search much longer lists, merge lists of similar length.
   let result = lists[0]!;
-  for (const other of lists.slice(1)) result = result.filter((id) => other[lowerBound(other, id)] === id);
+  for (const other of lists.slice(1)) {
+    if (result.length * Math.log2(other.length + 1) < other.length) {
+      result = result.filter((id) => other[lowerBound(other, id)] === id);
+    } else {
+      const merged: number[] = [];
+      for (let i = 0, j = 0; i < result.length && j < other.length; ) {
+        const a = result[i]!;
+        const b = other[j]!;
+        if (a === b) {
+          merged.push(a);
+          i++;
+          j++;
+        } else if (a < b) i++;
+        else j++;
+      }
+      result = merged;
+    }
+  }
   return result;
 }
 
