@@ -13,10 +13,13 @@ import {
   subscribersOf,
   type Engine,
 } from './engine.ts';
+import type { Channel } from '../../types/chat/channel.ts';
 import { ChatError } from './errors.ts';
 import { groupSettingForApi } from './groups.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
+  type ChannelGroupSetting,
+  type GroupSettingValue,
   type StreamRecord,
   type SubscriptionRecord,
   type UserRecord,
@@ -78,9 +81,11 @@ function isRecentlyActive(engine: Engine, stream: StreamRecord): boolean {
   return stream.date_created >= horizon || (last !== null && last >= horizon);
 }
 
-export function formatStream(engine: Engine, stream: StreamRecord, options: { includeDefault?: boolean } = {}): Record<string, unknown> {
+export function formatStream(engine: Engine, stream: StreamRecord, options: { includeDefault?: boolean } = {}): Channel {
   const policy = streamPostPolicy(engine, stream);
-  const out: Record<string, unknown> = {
+  const groups = {} as Record<ChannelGroupSetting, GroupSettingValue>;
+  for (const key of CHANNEL_GROUP_SETTINGS) groups[key] = groupSettingForApi(engine, stream.groups[key]);
+  const out: Channel = {
     stream_id: stream.id,
     name: stream.name,
     is_archived: stream.is_archived,
@@ -90,7 +95,7 @@ export function formatStream(engine: Engine, stream: StreamRecord, options: { in
     creator_id: stream.creator_id,
     invite_only: stream.invite_only,
     is_web_public: stream.is_web_public,
-    stream_post_policy: policy,
+    stream_post_policy: policy as Channel['stream_post_policy'],
     is_announcement_only: policy === 2,
     message_retention_days: stream.message_retention_days,
     history_public_to_subscribers: stream.history_public_to_subscribers,
@@ -100,8 +105,8 @@ export function formatStream(engine: Engine, stream: StreamRecord, options: { in
     is_recently_active: isRecentlyActive(engine, stream),
     stream_weekly_traffic: weeklyTraffic(engine, stream),
     subscriber_count: subscribersOf(engine, stream.id).length,
+    ...groups,
   };
-  for (const key of CHANNEL_GROUP_SETTINGS) out[key] = groupSettingForApi(engine, stream.groups[key]);
   if (options.includeDefault) out.is_default = engine.state.realm.default_stream_ids.has(stream.id);
   return out;
 }
@@ -143,7 +148,7 @@ export interface GetStreamsParams {
   include_can_access_content: boolean;
 }
 
-export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams): Record<string, unknown>[] {
+export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams): Channel[] {
   // The spec keeps the deprecated alias admin-only (older servers' behaviour).
   if (p.include_all_active && !isAdmin(user)) throw ChatError.badRequest('User not authorized for this query');
   const includeAll = p.include_all || p.include_all_active;

@@ -7,6 +7,8 @@
  * exception classes) because the same code can mean 400, 401 or 403 depending on where it is
  * raised; an explicit `status` overrides the default.
  */
+import type { ErrorEnvelope } from '../../types/chat/envelope.ts';
+
 export const ERROR_CODES = {
   BAD_REQUEST: 400,
   REQUEST_VARIABLE_MISSING: 400,
@@ -41,7 +43,8 @@ export const ERROR_CODES = {
   USER_GROUP_DOES_NOT_EXIST: 400,
   /** Not a Zulip code: only used for 404 on unknown paths, rendered with code BAD_REQUEST. */
   NOT_FOUND: 404,
-} as const satisfies Record<string, number>;
+  // Every code of the envelope schema, and no other (NOT_FOUND renders as BAD_REQUEST).
+} as const satisfies Record<ErrorEnvelope['code'] | 'NOT_FOUND', number>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 

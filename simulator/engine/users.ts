@@ -16,6 +16,7 @@ import { renderMarkdown } from './markdown/index.ts';
 import { renderContext } from './render.ts';
 import { syncSystemGroups } from './fixture.ts';
 import { ROLE, type UserRecord } from './state.ts';
+import type { User } from '../../types/chat/user.ts';
 
 export interface FormatUserOptions {
   clientGravatar: boolean;
@@ -58,8 +59,8 @@ export function formatUser(
   viewer: UserRecord | undefined,
   user: UserRecord,
   options: FormatUserOptions,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+): User {
+  const out: User = {
     user_id: user.id,
     email: user.email,
     delivery_email: canSeeDeliveryEmail(engine, viewer, user) ? user.delivery_email : null,
@@ -71,14 +72,14 @@ export function formatUser(
     is_admin: user.role <= ROLE.administrator,
     is_guest: user.role === ROLE.guest,
     is_bot: user.is_bot,
-    role: user.role,
+    role: user.role as User['role'],
     timezone: user.timezone,
     avatar_version: user.avatar_version,
     avatar_url: avatarUrl(engine, user, { clientGravatar: options.clientGravatar, viewer }),
     is_imported_stub: user.is_imported_stub,
   };
   if (user.is_bot) {
-    out.bot_type = user.bot_type;
+    out.bot_type = user.bot_type as User['bot_type'];
     out.bot_owner_id = user.is_system_bot ? null : user.bot_owner_id;
     if (user.is_system_bot) out.is_system_bot = true;
   } else if (options.includeCustomProfileFields) {
@@ -97,7 +98,7 @@ export function listUsers(
   engine: Engine,
   viewer: UserRecord | undefined,
   params: FormatUserOptions & { userIds?: number[] | undefined },
-): Record<string, unknown>[] {
+): User[] {
   let users = realmUsers(engine);
   if (params.userIds) {
     const wanted = new Set(params.userIds);
