@@ -7,6 +7,7 @@ import { addressesOf, type Catalog } from './model.ts';
 import { indexableDocs } from './resources.ts';
 import { apiUrl, pageUrl } from './site.ts';
 import { escapeXml, oneLine } from './text.ts';
+import { twinMarkdown } from './twins.ts';
 import type { CollectionDoc } from './validate.ts';
 
 function describe(d: CollectionDoc): string {
@@ -34,12 +35,14 @@ export function llmsTxt(c: Catalog): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Every twin in llms.txt order, one after another, so one fetch gives all the text. */
-export function llmsFullTxt(c: Catalog, twins: ReadonlyMap<string, string>): string {
+/**
+ * Every twin in llms.txt order, one after another, so one fetch gives all the text. Yielded in
+ * pieces (and the twins rendered again rather than kept) so the file never sits in memory whole.
+ */
+export function* llmsFullTxt(c: Catalog): Generator<string> {
   const org = c.organization.fm;
-  const head = `# ${org.name}\n\n> ${oneLine(org.description)}\n`;
-  const parts = indexableDocs(c).map((d) => twins.get(addressesOf(c.site, d).path) ?? '');
-  return `${[head, ...parts].join('\n---\n\n')}`;
+  yield `# ${org.name}\n\n> ${oneLine(org.description)}\n`;
+  for (const d of indexableDocs(c)) yield `\n---\n\n${twinMarkdown(c, d)}`;
 }
 
 export interface SitemapEntry {

@@ -25,7 +25,8 @@ export type OutFile =
       /** Assemble from the already stringified items (lists, bundle) instead of stringifying again. */
       compose?: boolean;
     }
-  | { kind: 'text'; text: string };
+  /** Text is rendered when written (twins are big and llms-full.txt holds them all again). */
+  | { kind: 'text'; render: () => Iterable<string> };
 export type Outputs = Map<string, OutFile>;
 
 export interface EmitOptions {
@@ -83,22 +84,20 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   json('openapi.json', null, openapiDocument(c));
   for (const rel of ['index.json', 'bundle.json', 'openapi.json']) mapJson(rel, c.updated);
 
-  const twins = new Map<string, string>();
+  const text = (rel: string, render: () => Iterable<string>): void => void out.set(rel, { kind: 'text', render });
   for (const d of indexable) {
     const at = addressesOf(c.site, d);
-    const text = twinMarkdown(c, d);
-    twins.set(at.path, text);
-    out.set(twinFile(at.path), { kind: 'text', text });
+    text(twinFile(at.path), () => [twinMarkdown(c, d)]);
     sitemap.push({ loc: at.url, lastmod: d.fm.updated });
   }
-  out.set('llms.txt', { kind: 'text', text: llmsTxt(c) });
-  out.set('llms-full.txt', { kind: 'text', text: llmsFullTxt(c, twins) });
-  out.set('robots.txt', { kind: 'text', text: robotsTxt(c) });
+  text('llms.txt', () => [llmsTxt(c)]);
+  text('llms-full.txt', () => llmsFullTxt(c));
+  text('robots.txt', () => [robotsTxt(c)]);
   // Pages first, then the JSON endpoints; each group in its own stable order.
   sitemap.sort((a, b) => Number(a.loc.includes(API_PREFIX)) - Number(b.loc.includes(API_PREFIX)));
-  out.set('sitemap.xml', { kind: 'text', text: sitemapXml(sitemap) });
+  text('sitemap.xml', () => [sitemapXml(sitemap)]);
   const textFiles = [...out.entries()].filter(([, f]) => f.kind === 'text').map(([p]) => p);
-  out.set('_headers', { kind: 'text', text: formatHeadersFile(headerRules(textFiles)) });
+  text('_headers', () => [formatHeadersFile(headerRules(textFiles))]);
   return out;
 }
 

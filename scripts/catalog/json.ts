@@ -18,16 +18,23 @@ export class JsonCache {
   }
 
   /**
-   * The same bytes as JSON.stringify(value) for a plain object, built from the cached strings of
-   * its fields and of the elements of its array fields.
+   * The same bytes as JSON.stringify(value) for a plain object, as a stream of pieces built from
+   * the cached strings of its fields and of the elements of its array fields: a 100 MB bundle is
+   * written piece by piece and never exists as one string.
    */
-  assemble(value: Record<string, unknown>): string {
-    const parts: string[] = [];
+  *chunks(value: Record<string, unknown>): Generator<string> {
+    let sep = '{';
     for (const [key, field] of Object.entries(value)) {
       if (field === undefined) continue;
-      const json = Array.isArray(field) ? `[${field.map((item) => this.of(item)).join(',')}]` : this.of(field);
-      parts.push(`${JSON.stringify(key)}:${json}`);
+      if (Array.isArray(field)) {
+        yield `${sep}${JSON.stringify(key)}:[`;
+        for (let i = 0; i < field.length; i++) yield i === 0 ? this.of(field[i]) : `,${this.of(field[i])}`;
+        yield ']';
+      } else {
+        yield `${sep}${JSON.stringify(key)}:${this.of(field)}`;
+      }
+      sep = ',';
     }
-    return `{${parts.join(',')}}`;
+    yield sep === '{' ? '{}' : '}';
   }
 }

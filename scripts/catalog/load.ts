@@ -18,13 +18,18 @@ export interface SourceFile {
 /** Read concurrency: enough to keep the disk busy without opening thousands of handles. */
 const READ_CONCURRENCY = 64;
 
-export async function loadContent(contentDir: string): Promise<SourceFile[]> {
+export async function loadContent(contentDir: string): Promise<SourceFile[]>;
+/**
+ * With `each`, every file is handed over as soon as it is read and only the results are kept:
+ * parsing overlaps the reads still in flight, and the raw bytes are not held until the end.
+ */
+export async function loadContent<T>(contentDir: string, each: (src: SourceFile) => T): Promise<T[]>;
+export async function loadContent<T>(contentDir: string, each?: (src: SourceFile) => T): Promise<(T | SourceFile)[]> {
   // README.md at the top documents the contract for editors; it is not content.
   const rels = await fg('**/*.md', { cwd: contentDir, ignore: ['README.md'], dot: false, onlyFiles: true });
   rels.sort();
-  return mapLimit(rels, READ_CONCURRENCY, async (rel) => ({
-    file: `content/${rel}`,
-    rel,
-    bytes: await readFile(path.join(contentDir, rel)),
-  }));
+  return mapLimit(rels, READ_CONCURRENCY, async (rel) => {
+    const src = { file: `content/${rel}`, rel, bytes: await readFile(path.join(contentDir, rel)) };
+    return each ? each(src) : src;
+  });
 }

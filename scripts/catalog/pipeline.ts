@@ -12,9 +12,9 @@ import { emitCatalog, type Outputs } from './emit.ts';
 import { issue, sortIssues, type Issue } from './issues.ts';
 import { JsonCache } from './json.ts';
 import { checkLinks, type DraftRef, type PresentRef } from './link-check.ts';
-import { loadContent } from './load.ts';
+import { loadContent, type SourceFile } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
-import { parseSource, type ParsedDoc } from './parse.ts';
+import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
 import { writeAtomically } from './write.ts';
@@ -50,7 +50,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     return fail([issue('content/', '(folder)', 'missing_file', `content folder ${options.contentDir} does not exist`)]);
   }
 
-  const checked = checkContent(await loadContent(options.contentDir), log);
+  const checked = checkParsed(await loadContent(options.contentDir, parseSource), log);
   if (checked.issues.length > 0) return fail(checked.issues);
 
   const catalog = assembleCatalog(checked.docs, site);
@@ -66,17 +66,23 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   return { ok: true, files: written.files, bytes: written.bytes, ms };
 }
 
+export interface CheckedContent {
+  docs: Doc[];
+  issues: Issue[];
+}
+
 /** The pure middle of the build: parse, drop drafts, validate, link-check. */
-export function checkContent(
-  sources: Parameters<typeof parseSource>[0][],
-  log: (line: string) => void = () => {},
-): { docs: Doc[]; issues: Issue[] } {
+export function checkContent(sources: readonly SourceFile[], log: (line: string) => void = () => {}): CheckedContent {
+  return checkParsed(sources.map(parseSource), log);
+}
+
+/** The same, on files already parsed (the build parses each file as soon as it is read). */
+export function checkParsed(results: readonly ParseResult[], log: (line: string) => void = () => {}): CheckedContent {
   const issues: Issue[] = [];
   const docs: Doc[] = [];
   const drafts: DraftRef[] = [];
   const present: PresentRef[] = [];
-  for (const src of sources) {
-    const parsed = parseSource(src);
+  for (const parsed of results) {
     issues.push(...parsed.issues);
     if (!parsed.doc) continue;
     if (parsed.doc.data.draft === true) {
@@ -105,12 +111,16 @@ function slugOf(doc: ParsedDoc): string {
 }
 
 /** Compact JSON, newline-terminated; each object is stringified once however many files hold it. */
-function render(outputs: Outputs, cache: JsonCache, rel: string): Buffer {
+function render(outputs: Outputs, cache: JsonCache, rel: string): Iterable<string> {
   const out = outputs.get(rel);
   if (!out) throw new Error(`no output ${rel}`);
-  if (out.kind === 'text') return Buffer.from(out.text, 'utf8');
-  const json = out.compose ? cache.assemble(out.value as Record<string, unknown>) : cache.of(out.value);
-  return Buffer.from(`${json}\n`, 'utf8');
+  if (out.kind === 'text') return out.render();
+  if (!out.compose) return [`${cache.of(out.value)}\n`];
+  const value = out.value as Record<string, unknown>;
+  return (function* () {
+    yield* cache.chunks(value);
+    yield '\n';
+  })();
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * readers never see a half-written tree.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from './concurrency.ts';
 
@@ -19,11 +19,14 @@ export interface WriteStats {
   bytes: number;
 }
 
+/** Large files are written in pieces of about this size. */
+const CHUNK_BYTES = 1 << 20;
+
 /**
- * `files` are POSIX paths relative to outDir; `render` produces each one's bytes when it is about
- * to be written, so the whole output never sits in memory as bytes at once.
+ * `files` are POSIX paths relative to outDir; `render` produces each one's text, as pieces, when
+ * it is about to be written, so the whole output never sits in memory at once.
  */
-export async function writeAtomically(outDir: string, files: readonly string[], render: (rel: string) => Buffer): Promise<WriteStats> {
+export async function writeAtomically(outDir: string, files: readonly string[], render: (rel: string) => Iterable<string>): Promise<WriteStats> {
   const parent = path.dirname(path.resolve(outDir));
   const base = path.basename(path.resolve(outDir));
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -35,15 +38,47 @@ export async function writeAtomically(outDir: string, files: readonly string[], 
     await makeDirs(fresh, files);
     let bytes = 0;
     await mapLimit(files, WRITE_CONCURRENCY, async (rel) => {
-      const data = render(rel);
-      bytes += data.length;
-      await writeFile(path.join(fresh, rel), data);
+      bytes += await writePieces(path.join(fresh, rel), render(rel));
     });
     await swap(outDir, fresh, old);
     return { files: files.length, bytes };
   } catch (error) {
     await rm(fresh, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** One piece: one writeFile. More: one handle, pieces batched into ~1 MB writes. Returns bytes. */
+async function writePieces(file: string, pieces: Iterable<string>): Promise<number> {
+  const it = pieces[Symbol.iterator]();
+  const first = it.next();
+  const second = first.done ? first : it.next();
+  if (second.done) {
+    const data = Buffer.from(first.done ? '' : first.value, 'utf8');
+    await writeFile(file, data);
+    return data.length;
+  }
+  const handle = await open(file, 'w');
+  try {
+    let bytes = 0;
+    let batch: string[] = [first.value, second.value];
+    let size = first.value.length + second.value.length;
+    const flush = async (): Promise<void> => {
+      const data = Buffer.from(batch.join(''), 'utf8');
+      batch = [];
+      size = 0;
+      bytes += data.length;
+      await handle.write(data);
+    };
+    for (let next = it.next(); !next.done; next = it.next()) {
+      batch.push(next.value);
+      size += next.value.length;
+      if (size >= CHUNK_BYTES) await flush();
+    }
+    await flush();
+    return bytes;
+  } finally {
+    await handle.close();
   }
 }
 
