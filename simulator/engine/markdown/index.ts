@@ -10,6 +10,8 @@ import { narrowHashEncode } from './hash.ts';
 export interface MentionableUser {
   id: number;
   full_name: string;
+  /** Deactivated users still render as mentions, but silently (no notification). */
+  is_active?: boolean;
 }
 
 export interface MentionableGroup {
@@ -30,6 +32,8 @@ export interface RenderContext {
   userById(id: number): MentionableUser | undefined;
   groupByName?(name: string): MentionableGroup | undefined;
   channelByName(name: string): LinkableChannel | undefined;
+  /** Latest message id in a channel topic, for the `/with/` part of topic links. */
+  latestInTopic?(channelId: number, topic: string): number | undefined;
   /** Active realm emoji by name → image URL. */
   realmEmoji(name: string): { id: string; source_url: string } | undefined;
 }
@@ -114,29 +118,33 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
   return false;
 }
 
-function renderUserMention(env: Found, text: string, isSilent: boolean): string | undefined {
-  const at = isSilent ? '' : '@';
-  const silentClass = isSilent ? ' silent' : '';
+function renderUserMention(env: Found, text: string, silentSyntax: boolean): string | undefined {
+  let isSilent = silentSyntax;
+  const at = () => (isSilent ? '' : '@');
+  const silentClass = () => (isSilent ? ' silent' : '');
   if (STREAM_WILDCARDS.has(text)) {
     if (!isSilent) env.wildcards.add('stream');
-    return `<span class="user-mention channel-wildcard-mention${silentClass}" data-user-id="*">${at}${text}</span>`;
+    return `<span class="user-mention channel-wildcard-mention${silentClass()}" data-user-id="*">${at()}${text}</span>`;
   }
   if (text === 'topic') {
     if (!isSilent) env.wildcards.add('topic');
-    return `<span class="topic-mention${silentClass}">${at}${text}</span>`;
+    return `<span class="topic-mention${silentClass()}">${at()}${text}</span>`;
   }
   let target: MentionableUser | undefined;
-  const withId = /^(.*)\|(\d+)$/.exec(text);
+  const withId = /^(.+)?\|(\d+)$/.exec(text);
   if (withId) {
     target = env.ctx.userById(Number(withId[2]));
+    // `@**other name|id**` is not a mention: the name, when given, must be the user's.
+    if (target && withId[1] !== undefined && target.full_name !== withId[1]) return undefined;
   } else {
     const matches = env.ctx.usersByName(text);
     // An ambiguous name is not a mention: Zulip asks for the `Name|id` form then.
     if (matches.length === 1) target = matches[0];
   }
   if (!target) return undefined;
+  if (target.is_active === false) isSilent = true;
   if (!isSilent) env.mentionedUserIds.add(target.id);
-  return `<span class="user-mention${silentClass}" data-user-id="${target.id}">${at}${escapeText(target.full_name)}</span>`;
+  return `<span class="user-mention${silentClass()}" data-user-id="${target.id}">${at()}${escapeText(target.full_name)}</span>`;
 }
 
 // #**channel** and #**channel>topic**.
@@ -153,15 +161,17 @@ function channelLinkRule(state: StateInline, silent: boolean): boolean {
   if (!channel) return false;
   if (!silent) {
     env.mentionedChannelIds.add(channel.id);
-    const base = `/#narrow/channel/${channelSlug(channel)}`;
+    // Zulip shows (and links) the channel name as written in the message.
+    const shown: LinkableChannel = { id: channel.id, name: channelName };
+    const base = `/#narrow/channel/${channelSlug(shown)}`;
     if (gt >= 0) {
       const topic = body.slice(gt + 1);
-      pushHtml(
-        state,
-        `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeHtml(`${base}/topic/${narrowHashEncode(topic)}`)}">#${escapeText(channel.name)} &gt; ${escapeText(topic)}</a>`,
-      );
+      const latest = env.ctx.latestInTopic?.(channel.id, topic);
+      const href = `${base}/topic/${narrowHashEncode(topic)}${latest === undefined ? '' : `/with/${latest}`}`;
+      const label = topic === '' ? `#${escapeText(channelName)} &gt; <em>general chat</em>` : `#${escapeText(channelName)} &gt; ${escapeText(topic)}`;
+      pushHtml(state, `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeHtml(href)}">${label}</a>`);
     } else {
-      pushHtml(state, `<a class="stream" data-stream-id="${channel.id}" href="${escapeHtml(base)}">#${escapeText(channel.name)}</a>`);
+      pushHtml(state, `<a class="stream" data-stream-id="${channel.id}" href="${escapeHtml(base)}">#${escapeText(channelName)}</a>`);
     }
   }
   state.pos += m[0].length;

@@ -4,6 +4,7 @@ import { canAccessStreamContent, getStreamByName, type Engine } from '../engine.
 import { findRealmEmojiByName } from '../emoji/index.ts';
 import type { MentionableGroup, RenderContext } from '../markdown/index.ts';
 import type { State, UserRecord } from '../state.ts';
+import { topicKey } from './store.ts';
 
 /** Every user in a group, through its subgroups (cycle-safe). */
 export function groupMemberIds(state: State, groupId: number, seen = new Set<number>()): Set<number> {
@@ -24,13 +25,13 @@ export function messageRenderContext(engine: Engine, sender: UserRecord | undefi
       const key = name.toLowerCase();
       const out = [];
       for (const u of state.users.values()) {
-        if (u.is_active && u.full_name.toLowerCase() === key) out.push({ id: u.id, full_name: u.full_name });
+        if (!u.is_system_bot && u.full_name.toLowerCase() === key) out.push({ id: u.id, full_name: u.full_name, is_active: u.is_active });
       }
       return out;
     },
     userById(id) {
       const u = state.users.get(id);
-      return u && u.is_active ? { id: u.id, full_name: u.full_name } : undefined;
+      return u && !u.is_system_bot ? { id: u.id, full_name: u.full_name, is_active: u.is_active } : undefined;
     },
     groupByName(name): MentionableGroup | undefined {
       for (const g of state.userGroups.values()) {
@@ -41,9 +42,15 @@ export function messageRenderContext(engine: Engine, sender: UserRecord | undefi
       return undefined;
     },
     channelByName(name) {
+      // Zulip matches linked channel names exactly (case included).
       const stream = getStreamByName(engine, name);
-      if (!stream || (sender && !canAccessStreamContent(engine, sender, stream))) return undefined;
+      if (!stream || stream.name !== name || stream.is_archived) return undefined;
+      if (sender && !canAccessStreamContent(engine, sender, stream)) return undefined;
       return { id: stream.id, name: stream.name };
+    },
+    latestInTopic(channelId, topic) {
+      const ids = state.messages.byTopic.get(channelId)?.get(topicKey(topic));
+      return ids && ids.length > 0 ? ids[ids.length - 1] : undefined;
     },
     realmEmoji(name) {
       const emoji = findRealmEmojiByName(state.realm.emoji, name);

@@ -9,6 +9,7 @@ const users = [
   { id: 11, full_name: 'Iago' },
   { id: 20, full_name: 'Twin' },
   { id: 21, full_name: 'Twin' },
+  { id: 30, full_name: 'Gone Person', is_active: false },
 ];
 const channels = [
   { id: 4, name: 'Denmark' },
@@ -18,7 +19,8 @@ const ctx: RenderContext = {
   usersByName: (name) => users.filter((u) => u.full_name.toLowerCase() === name.toLowerCase()),
   userById: (id) => users.find((u) => u.id === id),
   groupByName: (name) => (name === 'support' ? { id: 30, name: 'support', memberIds: [10, 11] } : undefined),
-  channelByName: (name) => channels.find((c) => c.name.toLowerCase() === name.toLowerCase()),
+  channelByName: (name) => channels.find((c) => c.name === name),
+  latestInTopic: (channelId, topic) => (channelId === 4 && topic === 'busy' ? 77 : undefined),
   realmEmoji: (name) => (name === 'green_tick' ? { id: '1', source_url: '/user_avatars/2/emoji/images/1.png' } : undefined),
 };
 
@@ -68,6 +70,19 @@ const cases: [string, string, string][] = [
     '<p><a class="stream-topic" data-stream-id="9" href="/#narrow/channel/9-core-team/topic/my.20topic">#core team &gt; my topic</a></p>',
   ],
   ['unknown channel stays text', '#**Atlantis**', '<p>#<strong>Atlantis</strong></p>'],
+  [
+    'topic link carries the latest message id',
+    '#**Denmark>busy**',
+    '<p><a class="stream-topic" data-stream-id="4" href="/#narrow/channel/4-Denmark/topic/busy/with/77">#Denmark &gt; busy</a></p>',
+  ],
+  [
+    'link to the empty topic',
+    '#**Denmark>**',
+    '<p><a class="stream-topic" data-stream-id="4" href="/#narrow/channel/4-Denmark/topic/">#Denmark &gt; <em>general chat</em></a></p>',
+  ],
+  ['name|id with another user’s name is no mention', '@**Iago|10**', '<p>@<strong>Iago|10</strong></p>'],
+  ['|id mention', '@**|11**', '<p><span class="user-mention" data-user-id="11">@Iago</span></p>'],
+  ['deactivated user is mentioned silently', '@**Gone Person**', '<p><span class="user-mention silent" data-user-id="30">Gone Person</span></p>'],
   ['unicode emoji', ':smile:', '<p><span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>'],
   ['emoji code drops FE0F', ':heart:', '<p><span aria-label="heart" class="emoji emoji-2764" role="img" title="heart">:heart:</span></p>'],
   ['literal emoji character', '😄', '<p><span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>'],
