@@ -100,9 +100,11 @@ function doSubscribe(
   for (const [streamId, newcomers] of newlyByStream) {
     const stream = state.streams.get(streamId)!;
     const newSet = new Set(newcomers);
-    const peers = stream.invite_only
-      ? subscribersOf(engine, streamId).filter((id) => !newSet.has(id))
-      : streamAudience(engine, stream).filter((id) => !newSet.has(id));
+    // Existing subscribers always hear of it; for public channels so does everyone who can see it.
+    const audience = stream.invite_only ? [] : streamAudience(engine, stream);
+    const peers = [...new Set([...audience, ...subscribersOf(engine, streamId)])]
+      .filter((id) => !newSet.has(id))
+      .sort((a, b) => a - b);
     if (peers.length > 0) {
       events.push(effect({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [...newcomers].sort((a, b) => a - b) }, peers));
     }

@@ -6,7 +6,8 @@ import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';
 import type { Route } from '../route.ts';
 
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$|^[^@\s]+@[^@\s.]+$/;
+// Django's validate_email, in short: a dotted domain (or localhost).
+const EMAIL = /^[^@\s]+@(?:[^@\s.]+\.)+[^@\s.]+$|^[^@\s]+@localhost$/i;
 
 function checkEmail(username: string): void {
   if (!EMAIL.test(username.trim())) throw ChatError.badRequest('Enter a valid email address.');
