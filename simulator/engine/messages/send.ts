@@ -8,7 +8,6 @@ import {
   getStreamByName,
   getUser,
   getUserByEmail,
-  isAdmin,
   isGuest,
   isSubscribed,
   nowSeconds,
@@ -290,7 +289,8 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   let participants: Set<number> | undefined;
   if (addressee.kind === 'stream') {
     const stream = addressee.stream;
-    recipientUserIds = [...new Set([...subscribersOf(engine, stream.id), sender.id])];
+    // Zulip gives UserMessage rows to the channel's subscribers only, the sender included only if subscribed.
+    recipientUserIds = subscribersOf(engine, stream.id);
     if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, stream.id, addressee.topic);
     base = { ...common, recipientId: stream.recipient_id, streamId: stream.id, topic: addressee.topic, dmUserIds: null };
   } else {
@@ -301,6 +301,9 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
 
   const rows = new Map<number, number>();
   for (const userId of recipientUserIds) {
+    // Service bots (outgoing webhook, embedded) get no UserMessage rows.
+    const bot = engine.state.users.get(userId);
+    if (bot?.is_bot && (bot.bot_type === 3 || bot.bot_type === 4)) continue;
     let bits = 0;
     if (userId === sender.id && checked.readBySender) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;

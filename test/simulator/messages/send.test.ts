@@ -161,6 +161,17 @@ describe('POST /messages success', () => {
     expect((await get(s, CORDELIA, `/messages/${wildcard.body.id}`)).body.message.flags).toEqual(['stream_wildcard_mentioned', 'wildcard_mentioned']);
   });
 
+  test('an unsubscribed sender gets no UserMessage row (and no event) for a public channel', async () => {
+    const s = sim();
+    const before = s.engine.eventLog.length;
+    const res = await post(s, CORDELIA, '/messages', { type: 'stream', to: 'Denmark', topic: 'visiting', content: 'hello', client: 'website' });
+    expect(res.status).toBe(200);
+    expect((await get(s, CORDELIA, `/messages/${res.body.id}`)).body.message.flags).toEqual(['read', 'historical']);
+    const users = s.engine.eventLog.slice(before).flatMap((e) => e.users);
+    expect(users).not.toContain(8);
+    expect(users).toContain(10);
+  });
+
   test('message events go to every recipient with their flags', async () => {
     const s = sim();
     const before = s.engine.eventLog.length;
