@@ -253,9 +253,13 @@ function dmRecipientId(engine: Engine, userIds: readonly number[], senderId: num
 function topicParticipants(engine: Engine, streamId: number, topic: string): Set<number> {
   const ids = engine.state.messages.byTopic.get(streamId)?.get(topicKey(topic)) ?? [];
   const out = new Set<number>();
+  // A topic participant is anyone who sent or reacted to a message in the topic.
   for (const id of ids) {
     const index = engine.state.messages.indexById.get(id);
-    if (index !== undefined) out.add(engine.state.messages.messages[index]!.senderId);
+    if (index === undefined) continue;
+    const message = engine.state.messages.messages[index]!;
+    out.add(message.senderId);
+    for (const r of message.reactions ?? []) out.add(r.userId);
   }
   return out;
 }
@@ -308,9 +312,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     if (userId === sender.id && checked.readBySender) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
     if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;
-    if (participants?.has(userId) || (rendered.wildcards.has('topic') && base.streamId === null)) {
-      bits |= FLAG_BITS.topic_wildcard_mentioned;
-    }
+    if (participants?.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;
     rows.set(userId, bits);
   }
   const stored = appendMessage(engine.state.messages, base, rows);

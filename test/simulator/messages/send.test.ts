@@ -161,6 +161,17 @@ describe('POST /messages success', () => {
     expect((await get(s, CORDELIA, `/messages/${wildcard.body.id}`)).body.message.flags).toEqual(['stream_wildcard_mentioned', 'wildcard_mentioned']);
   });
 
+  test('@**topic** flags the topic’s participants (senders and reactors) only', async () => {
+    const s = sim();
+    const first = await post(s, OTHELLO, '/messages', { type: 'stream', to: 'Verona', topic: 'plans', content: 'first' });
+    await post(s, CORDELIA, `/messages/${first.body.id}/reactions`, { emoji_name: 'smile' });
+    const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Verona', topic: 'plans', content: '@**topic** ping' });
+    const flags = async (as: string) => (await get(s, as, `/messages/${res.body.id}`)).body.message.flags;
+    expect(await flags(OTHELLO)).toEqual(['topic_wildcard_mentioned', 'wildcard_mentioned']);
+    expect(await flags(CORDELIA)).toEqual(['topic_wildcard_mentioned', 'wildcard_mentioned']);
+    expect(await flags(IAGO)).toEqual([]);
+  });
+
   test('an unsubscribed sender gets no UserMessage row (and no event) for a public channel', async () => {
     const s = sim();
     const before = s.engine.eventLog.length;
