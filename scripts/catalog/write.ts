@@ -38,7 +38,8 @@ export async function writeAtomically(outDir: string, files: readonly string[], 
     await makeDirs(fresh, files);
     let bytes = 0;
     await mapLimit(files, WRITE_CONCURRENCY, async (rel) => {
-      bytes += await writePieces(path.join(fresh, rel), render(rel));
+      const written = await writePieces(path.join(fresh, rel), render(rel));
+      bytes += written; // not `bytes += await …`: that reads `bytes` before the await and loses updates
     });
     await swap(outDir, fresh, old);
     return { files: files.length, bytes };

@@ -17,12 +17,14 @@ import { schemaFor } from './outputs.ts';
 const run = promisify(execFile);
 let dist: string;
 let tree: Map<string, Buffer>;
+let summary: { files: number; bytes: number; ms?: number };
 const text = (rel: string): string => tree.get(rel)?.toString('utf8') ?? '';
 
 beforeAll(async () => {
   dist = path.join(await tempDir(), 'dist');
   const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '' });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  summary = { files: result.files, bytes: result.bytes };
   tree = await readTree(dist);
 });
 afterAll(cleanupTemp);
@@ -38,6 +40,10 @@ describe('a clean build', () => {
       'api/v1/services/meta-ads.json', 'api/v1/services/diagnostico-operativo.json',
       'api/v1/sectors/servicios-profesionales.json', 'api/v1/insights/medir-antes.json',
     ]));
+  });
+
+  it('reports the files and bytes it wrote', () => {
+    expect(summary).toEqual({ files: tree.size, bytes: [...tree.values()].reduce((n, b) => n + b.length, 0) });
   });
 
   it('every emitted JSON file validates against its schema', () => {

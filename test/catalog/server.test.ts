@@ -3,12 +3,13 @@
  * port and check every endpoint of the spec over HTTP. The slug table below is the spec's
  * contract, written out by hand on purpose: the content must provide exactly these.
  */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import { startCatalogServer, type CatalogServer } from '../../scripts/serve.ts';
 import { schemaRegistry } from '../../scripts/catalog/schemas.ts';
-import { CONTENT, cleanupTemp, tempDir } from './helpers.ts';
+import { CONTENT, ROOT, cleanupTemp, tempDir } from './helpers.ts';
 
 const SPEC_SLUGS = {
   services: ['sistema-de-captacion', 'meta-ads', 'landing-y-conversion', 'crm-y-seguimiento', 'autoridad-comercial', 'diagnostico-operativo', 'optimizacion-de-procesos', 'ia-y-automatizacion', 'integraciones-y-sistemas', 'operacion-y-mejora-continua', 'infraestructura-segura'],
@@ -169,5 +170,27 @@ describe('HTTP behaviour', () => {
   it('does not serve the host configuration or escape the folder', async () => {
     expect((await fetch(`${server.url}/_headers`)).status).toBe(404);
     expect((await fetch(`${server.url}/%2e%2e/%2e%2e/etc/passwd`)).status).toBe(404);
+  });
+});
+
+describe('npm run serve', () => {
+  it('serves a built folder on the given port and prints its URL', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/serve.ts'), '--port', '0', '--dir', dist], { cwd: ROOT });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const m = out.match(/at (http:\/\/127\.0\.0\.1:\d+)/);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      const res = await fetch(`${url}/api/v1/status.json`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: 'ok', api_version: '1.0.0' });
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
