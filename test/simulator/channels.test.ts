@@ -128,14 +128,11 @@ describe('POST /users/me/subscriptions', () => {
     const before = s.engine.eventLog.length;
     await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: [{ name: 'fresh' }] } });
     const events = s.engine.eventLog.slice(before);
-    expect(events.map((e) => `${e.event.type}/${String(e.event.op ?? '')}`)).toEqual([
-      'stream/create',
-      'subscription/add',
-      'subscription/peer_add',
-      // The Notification Bot's "channel events" post in the new channel (one event per flag set).
-      'message/',
-      'message/',
-    ]);
+    const kinds = events.map((e) => `${e.event.type}/${String(e.event.op ?? '')}`);
+    expect(kinds.slice(0, 3)).toEqual(['stream/create', 'subscription/add', 'subscription/peer_add']);
+    // Then the Notification Bot's "channel events" post in the new channel (message events).
+    expect(kinds.length).toBeGreaterThan(3);
+    expect(new Set(kinds.slice(3))).toEqual(new Set(['message/']));
     const add = events[1]!;
     expect(add.users).toEqual([ID.hamlet]);
     const sub = (add.event.subscriptions as Record<string, unknown>[])[0]!;
@@ -198,7 +195,12 @@ describe('POST /users/me/subscriptions', () => {
       method: 'POST',
       path: '/api/v1/users/me/subscriptions',
       as: ID.desdemona,
-      body: { subscriptions: [{ name: 'open' }, { name: 'Denmark' }], is_web_public: true, message_retention_days: 'unlimited', topics_policy: 'disable_empty_topic' },
+      body: {
+        subscriptions: [{ name: 'open' }, { name: 'Denmark' }],
+        is_web_public: true,
+        message_retention_days: '"unlimited"',
+        topics_policy: '"disable_empty_topic"',
+      },
     });
     expect(res.status).toBe(200);
     const list = await s.request({ method: 'GET', path: '/api/v1/streams', as: ID.desdemona, query: { include_all: true } });

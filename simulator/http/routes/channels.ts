@@ -21,6 +21,20 @@ const bool = (name: string, value: boolean): ParamSpec => ({ name, type: 'bool',
 
 const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
+function jsonOrRawLiteral(allowed: readonly string[]) {
+  return (value: unknown, name: string): string => {
+    let text = value as string;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'string') text = parsed;
+    } catch {
+      // bare word
+    }
+    if (!allowed.includes(text)) throw ChatError.badRequest(`Invalid ${name}`);
+    return text;
+  };
+}
+
 /** Creation settings shared by POST /users/me/subscriptions and POST /channels/create. */
 const creationParams: ParamSpec[] = [
   bool('announce', false),
@@ -29,7 +43,8 @@ const creationParams: ParamSpec[] = [
   bool('is_default_stream', false),
   { name: 'history_public_to_subscribers', type: 'bool', default: null },
   { name: 'message_retention_days', type: 'int_or_string' },
-  { name: 'topics_policy', type: 'string', oneOf: TOPICS_POLICIES },
+  // Zulip reads it as JSON; clients send both `"inherit"` and a bare inherit, so take either.
+  { name: 'topics_policy', type: 'string', validate: jsonOrRawLiteral(TOPICS_POLICIES) },
   { name: 'folder_id', type: 'int' },
   ...CHANNEL_GROUP_SETTINGS.map((name): ParamSpec => ({ name, type: 'json' })),
   bool('send_new_subscription_messages', true),
