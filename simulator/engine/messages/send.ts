@@ -94,8 +94,8 @@ export function normalizeTopic(engine: Engine, stream: StreamRecord, raw: string
   if (raw === undefined) throw ChatError.badRequest('Missing topic');
   if (raw.includes('\u0000')) throw ChatError.badRequest('Topic must not contain null bytes');
   let topic = raw.trim();
-  // Clients that do not know the empty topic send its display name instead.
-  if (topic === engine.state.realm.realm_empty_topic_display_name) topic = '';
+  // Clients that do not know the empty topic send its display name, or the legacy "(no topic)".
+  if (topic === engine.state.realm.realm_empty_topic_display_name || topic === '(no topic)') topic = '';
   topic = truncate(topic, engine.state.realm.max_topic_length, '...');
   const policy = effectiveTopicsPolicy(engine, stream);
   if (topic === '' && policy === 'disable_empty_topic') {
