@@ -160,7 +160,9 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
         response = internalErrorResponse();
       }
     }
-    return isHead ? { ...response, body: '' } : response;
+    // HEAD: the GET answer's headers (its length included), no body.
+    if (!isHead) return response;
+    return { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) }, body: '' };
   };
 }
 

@@ -45,7 +45,9 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Ser
         const headers: Record<string, string | undefined> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
-        res.writeHead(out.status, out.headers).end(out.body);
+        // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).
+        const length = out.headers['content-length'] ?? String(Buffer.byteLength(out.body));
+        res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(out.body);
       })
       .catch((error: unknown) => {
         console.error('simulator: request failed', error);

@@ -52,6 +52,8 @@ describe('HTTP server', () => {
     const head = await fetch(`${server.url}/users/me`, { method: 'HEAD', headers: { authorization: hamletAuth } });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+    const get = await fetch(`${server.url}/users/me`, { headers: { authorization: hamletAuth } });
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
     const options = await fetch(`${server.url}/users/me/subscriptions`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
     expect(options.headers.get('allow')).toBe('DELETE, GET, HEAD, POST');
