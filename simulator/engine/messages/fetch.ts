@@ -5,6 +5,7 @@ import type { Engine } from '../engine.ts';
 import { escapeHtml } from '../markdown/index.ts';
 import { compileNarrow, highlightHtml, type CompiledNarrow } from '../narrow/compile.ts';
 import type { NarrowTerm } from '../narrow/parse.ts';
+import type { Message } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';
 import { viewerFlagBits } from './access.ts';
 import { apiFlags, displayTopic, formatMessage, type FormatOptions } from './format.ts';
@@ -98,7 +99,7 @@ export function renderHits(
   hits: Hit[],
   narrow: CompiledNarrow,
   options: FormatOptions,
-): Record<string, unknown>[] {
+): Message[] {
   return hits.map(({ message, bits }) => {
     const out = formatMessage(engine, message, viewer, options);
     out.flags = apiFlags(bits);

@@ -2,6 +2,7 @@
 // viewer sees it.
 import { apiEmailFor, avatarUrl, type Engine } from '../engine.ts';
 import { topicLinks } from '../markdown/index.ts';
+import type { Message, MessageFlag } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';
 import { flagNames, FLAG_BITS, type StoredMessage } from './store.ts';
 
@@ -46,8 +47,8 @@ export function displayTopic(engine: Engine, message: StoredMessage, allowEmptyT
 }
 
 /** The `flags` list Zulip returns: stored flags plus the deprecated `wildcard_mentioned`. */
-export function apiFlags(bits: number): string[] {
-  const names = flagNames(bits);
+export function apiFlags(bits: number): MessageFlag[] {
+  const names = flagNames(bits) as MessageFlag[];
   if ((bits & (FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0) {
     names.push('wildcard_mentioned');
   }
@@ -59,10 +60,10 @@ export function formatMessage(
   message: StoredMessage,
   viewer: UserRecord | undefined,
   options: FormatOptions,
-): Record<string, unknown> {
+): Message {
   const state = engine.state;
   const sender = state.users.get(message.senderId)!;
-  const out: Record<string, unknown> = {
+  const out: Message = {
     id: message.id,
     sender_id: sender.id,
     content: options.applyMarkdown ? message.renderedContent : message.content,
@@ -92,10 +93,10 @@ export function formatMessage(
   return out;
 }
 
-function displayRecipient(engine: Engine, message: StoredMessage, viewer: UserRecord | undefined): unknown {
+function displayRecipient(engine: Engine, message: StoredMessage, viewer: UserRecord | undefined): Message['display_recipient'] {
   if (message.streamId !== null) return engine.state.streams.get(message.streamId)?.name ?? '';
   return (message.dmUserIds ?? []).map((id) => {
     const user = engine.state.users.get(id)!;
     return { id: user.id, email: apiEmailFor(engine, viewer, user), full_name: user.full_name, is_mirror_dummy: false };
-  });
+  }) as Message['display_recipient'];
 }
