@@ -162,6 +162,13 @@ export function decodeParams(specs: readonly ParamSpec[], raw: RawParams, used: 
       out[spec.name] = spec.default;
       continue;
     }
+    // Django's <int:…> converter reads path digits as a base-10 integer (leading zeros and all).
+    if (spec.in === 'path' && spec.type === 'int' && /^\d+$/.test(found)) {
+      const n = Number(found);
+      if (!Number.isSafeInteger(n)) throw ChatError.badRequest(`${spec.name} is not an integer`);
+      out[spec.name] = spec.validate ? spec.validate(n, spec.name) : n;
+      continue;
+    }
     out[spec.name] = decodeParam(spec, found);
   }
   return out;

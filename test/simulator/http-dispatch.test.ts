@@ -45,6 +45,11 @@ describe('routing', () => {
     expect(res.status).toBe(404);
   });
 
+  it('reads int path segments as base-10 integers, leading zeros included', async () => {
+    const res = await sim().request({ method: 'GET', path: '/api/v1/users/0010', as: 'hamlet@zulip.com' });
+    expect(res.body.user.user_id).toBe(ID.hamlet);
+  });
+
   it('does not match an int path parameter with letters', async () => {
     const res = await sim().request({ method: 'GET', path: '/api/v1/streams/abc/email_address', as: 'hamlet@zulip.com' });
     expect(res.status).toBe(404);
