@@ -9,6 +9,7 @@
 //      with it when missing).
 // Targets: HTTP ≥ 60% of the floor; narrow p99 < 5 ms; < 1 KB per message beyond its content.
 import { fork } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -204,8 +205,8 @@ async function main(): Promise<void> {
   for (const [name, narrow] of narrows) {
     const times: number[] = [];
     let count = 0;
-    // The first 50 runs warm up the JIT (and build the search index); only the next 400 count.
-    for (let i = 0; i < 450; i++) {
+    // The first 50 runs warm up the JIT (and build the search index); only the next 1000 count.
+    for (let i = 0; i < 1050; i++) {
       const t0 = performance.now();
       const res = await big.request({
         method: 'GET',
@@ -236,7 +237,9 @@ async function main(): Promise<void> {
 
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.max(...rows.map((r) => r[1].length));
-  console.log(`\nSimulator benchmark (node ${process.version}, ${CONNECTIONS} keep-alive connections, ${SECONDS}s per HTTP run)\n`);
+  console.log(`\nSimulator benchmark (node ${process.version}, ${CONNECTIONS} keep-alive connections, ${SECONDS}s per HTTP run)`);
+  // Tail latencies and throughput ratios move with machine load; print it so runs can be compared.
+  console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' / ')}\n`);
   for (const [a, b, c] of rows) console.log(`${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
 }
 
