@@ -195,7 +195,6 @@ export function defaultChannelGroups(state: State, creatorId: number | null): Re
   const admins = g['role:administrators']!;
   const everyone = g['role:everyone']!;
   const nobody = g['role:nobody']!;
-  const members = g['role:members']!;
   const out = {} as Record<ChannelGroupSetting, GroupSettingValue>;
   for (const key of CHANNEL_GROUP_SETTINGS) out[key] = nobody;
   out.can_administer_channel_group = creatorId === null ? admins : { direct_members: [creatorId], direct_subgroups: [admins] };
@@ -209,7 +208,6 @@ export function defaultChannelGroups(state: State, creatorId: number | null): Re
   out.can_move_messages_within_channel_group = nobody;
   out.can_resolve_topics_group = nobody;
   out.can_subscribe_group = nobody;
-  void members;
   return out;
 }
 
