@@ -19,6 +19,8 @@ export interface SchemaRegistry {
   /** Schema name (file name without `.schema.json`) → parsed schema. */
   schemas: ReadonlyMap<string, JsonSchema>;
   validator(name: string): ValidateFunction;
+  /** Compile a schema derived at run time (kept under `name` for later `validator` calls). */
+  add(name: string, schema: JsonSchema): ValidateFunction;
 }
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object.
@@ -49,6 +51,11 @@ function createRegistry(): SchemaRegistry {
         if (!fn) throw new Error(`schema ${name} did not compile`);
         compiled.set(name, fn);
       }
+      return fn;
+    },
+    add(name, schema) {
+      const fn = ajv.compile(schema);
+      compiled.set(name, fn);
       return fn;
     },
   };
