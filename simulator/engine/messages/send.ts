@@ -18,7 +18,7 @@ import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/inde
 import { nextId, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from '../state.ts';
 import { groupMemberIds, messageRenderContext } from './context.ts';
 import { apiFlags, DEFAULT_FORMAT, formatMessage } from './format.ts';
-import { appendMessage, dmKey, FLAG_BITS, topicKey, type StoredMessage } from './store.ts';
+import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
 
 export interface SendParams {
   type: string;
@@ -274,33 +274,19 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   const id = nextId(engine.state, 'message');
 
   let recipientUserIds: number[];
-  let base: Omit<StoredMessage, 'userFlags'>;
-  const common = {
-    id,
-    senderId: sender.id,
-    content: checked.content,
-    renderedContent: rendered.html,
-    timestamp: checked.timestamp,
-    client: checked.client,
-    isMeMessage: isMeMessage(checked.content, rendered.html),
-    reactions: null,
-    lastEditTimestamp: null,
-    editHistory: null,
-    hasLink: rendered.hasLink,
-    hasAttachment: rendered.hasAttachment,
-    hasImage: rendered.hasImage,
-  };
+  let recipientId: number;
+  let dmUserIds: number[] | null = null;
   let participants: Set<number> | undefined;
   if (addressee.kind === 'stream') {
     const stream = addressee.stream;
     // Zulip gives UserMessage rows to the channel's subscribers only, the sender included only if subscribed.
     recipientUserIds = subscribersOf(engine, stream.id);
+    recipientId = stream.recipient_id;
     if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, stream.id, addressee.topic);
-    base = { ...common, recipientId: stream.recipient_id, streamId: stream.id, topic: addressee.topic, dmUserIds: null };
   } else {
-    const userIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
-    recipientUserIds = userIds;
-    base = { ...common, recipientId: dmRecipientId(engine, userIds, sender.id), streamId: null, topic: '', dmUserIds: userIds };
+    dmUserIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
+    recipientUserIds = dmUserIds;
+    recipientId = dmRecipientId(engine, dmUserIds, sender.id);
   }
 
   const rows = new Map<number, number>();
@@ -315,7 +301,28 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     if (participants?.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;
     rows.set(userId, bits);
   }
-  const stored = appendMessage(engine.state.messages, base, rows);
+  // One object literal with every field, so all stored messages share one shape (lean and fast).
+  const message: StoredMessage = {
+    id,
+    senderId: sender.id,
+    recipientId,
+    streamId: addressee.kind === 'stream' ? addressee.stream.id : null,
+    topic: addressee.kind === 'stream' ? addressee.topic : '',
+    dmUserIds,
+    content: checked.content,
+    renderedContent: rendered.html,
+    timestamp: checked.timestamp,
+    client: checked.client,
+    isMeMessage: isMeMessage(checked.content, rendered.html),
+    reactions: null,
+    userFlags: packRows(rows),
+    lastEditTimestamp: null,
+    editHistory: null,
+    hasLink: rendered.hasLink,
+    hasAttachment: rendered.hasAttachment,
+    hasImage: rendered.hasImage,
+  };
+  const stored = appendMessage(engine.state.messages, message);
   return outcome({ id }, messageEvents(engine, stored, rows, checked));
 }
 

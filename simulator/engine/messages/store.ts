@@ -129,36 +129,29 @@ function pushTo<K>(map: Map<K, number[]>, key: K, id: number): void {
   else map.set(key, [id]);
 }
 
-/**
- * Append a message (its id must exceed every stored id) with its UserMessage rows.
- * `rows` maps user id → flag bits.
- */
-export function appendMessage(
-  store: MessageStore,
-  message: Omit<StoredMessage, 'userFlags'>,
-  rows: ReadonlyMap<number, number>,
-): StoredMessage {
+/** Pack UserMessage rows (user id → flag bits) into the sorted `userFlags` form. */
+export function packRows(rows: ReadonlyMap<number, number>): number[] {
+  return [...rows.keys()].sort((a, b) => a - b).map((u) => u * FLAG_SPACE + (rows.get(u) ?? 0));
+}
+
+/** Append a message (its id must exceed every stored id; `userFlags` as packRows makes them). */
+export function appendMessage(store: MessageStore, message: StoredMessage): StoredMessage {
   const last = store.messages[store.messages.length - 1];
   if (last && last.id >= message.id) {
     throw new Error(`message ids must increase: ${message.id} after ${last.id}`);
   }
-  const userIds = [...rows.keys()].sort((a, b) => a - b);
-  const stored: StoredMessage = {
-    ...message,
-    userFlags: userIds.map((u) => u * FLAG_SPACE + (rows.get(u) ?? 0)),
-  };
-  store.indexById.set(stored.id, store.messages.length);
-  store.messages.push(stored);
-  if (stored.streamId !== null) {
-    pushTo(store.byStream, stored.streamId, stored.id);
-    let topics = store.byTopic.get(stored.streamId);
-    if (!topics) store.byTopic.set(stored.streamId, (topics = new Map()));
-    pushTo(topics, topicKey(stored.topic), stored.id);
-  } else if (stored.dmUserIds) {
-    pushTo(store.byDmKey, dmKey(stored.dmUserIds), stored.id);
+  store.indexById.set(message.id, store.messages.length);
+  store.messages.push(message);
+  if (message.streamId !== null) {
+    pushTo(store.byStream, message.streamId, message.id);
+    let topics = store.byTopic.get(message.streamId);
+    if (!topics) store.byTopic.set(message.streamId, (topics = new Map()));
+    pushTo(topics, topicKey(message.topic), message.id);
+  } else if (message.dmUserIds) {
+    pushTo(store.byDmKey, dmKey(message.dmUserIds), message.id);
   }
-  for (const u of userIds) pushTo(store.byUser, u, stored.id);
-  return stored;
+  for (const row of message.userFlags) pushTo(store.byUser, Math.floor(row / FLAG_SPACE), message.id);
+  return message;
 }
 
 export function getMessage(store: MessageStore, id: number): StoredMessage | undefined {
