@@ -1,5 +1,6 @@
 // POST /messages through the in-process API: success shapes, what recipients see, and every
 // error row of the reference (§5.2) with its code, message and status.
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CORDELIA, error, fetchMessages, get, HAMLET, IAGO, OTHELLO, POLONIUS, post, sim } from './helpers.ts';
 
@@ -260,5 +261,37 @@ describe('POST /messages errors', () => {
     const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: 'unique-topic', content: 'x' });
     const fetched = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 10, narrow: [{ operator: 'topic', operand: 'unique-topic' }] });
     expect(fetched.body.messages.map((m: { id: number }) => m.id)).toEqual([res.body.id]);
+  });
+});
+
+describe('POST /messages and reactions never fail with a 5xx', () => {
+  const s = sim();
+  const value = fc.oneof(
+    fc.constantFrom('stream', 'channel', 'direct', 'private', 'Denmark', '4', '[4]', '[10,11]', '["iago@zulip.com"]', '', ' ', 'null', '{}', '[]', '[[1]]', '1.5', '-3'),
+    fc.string({ maxLength: 20 }),
+    fc.json({ maxDepth: 2 }),
+  );
+  const body = fc.dictionary(fc.constantFrom('type', 'to', 'topic', 'subject', 'content', 'read_by_sender', 'queue_id', 'local_id', 'extra'), value);
+
+  test('random send bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const res = await post(s, HAMLET, '/messages', b);
+        expect([200, 400]).toContain(res.status);
+        expect(res.body.result).toBe(res.status === 200 ? 'success' : 'error');
+      }),
+      { numRuns: 200, seed: 3 },
+    );
+  });
+
+  const reactionBody = fc.dictionary(fc.constantFrom('emoji_name', 'emoji_code', 'reaction_type'), value);
+  test('random reaction bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('POST', 'DELETE'), fc.integer({ min: 0, max: 70 }), reactionBody, async (method, id, b) => {
+        const res = await s.request({ method, path: `/api/v1/messages/${id}/reactions`, as: IAGO, body: b });
+        expect([200, 400]).toContain(res.status);
+      }),
+      { numRuns: 200, seed: 4 },
+    );
   });
 });
