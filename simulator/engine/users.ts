@@ -182,6 +182,20 @@ export function checkDeactivateUser(engine: Engine, actor: UserRecord, params: D
   return target;
 }
 
+/** DELETE /users/me: the last owner or last user answers with Zulip's coded error. */
+export function deactivateSelf(engine: Engine, user: UserRecord): Outcome<DeactivateResult> {
+  const humans = [...engine.state.users.values()].filter((u) => u.is_active && !u.is_bot && !u.is_system_bot);
+  const lastError = (isLastOwner: boolean): ChatError => {
+    const entity = isLastOwner ? 'organization owner' : 'user';
+    return new ChatError('CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${entity}.`, {
+      extra: { is_last_owner: isLastOwner, entity },
+    });
+  };
+  if (humans.length === 1 && humans[0]!.id === user.id) throw lastError(false);
+  if (isOwner(user) && !humans.some((u) => u.id !== user.id && isOwner(u))) throw lastError(true);
+  return doDeactivateUser(engine, user, user, { userId: user.id, actions: {}, notificationComment: null });
+}
+
 export interface DeactivateResult {
   deactivatedUserIds: number[];
   /** Message-deletion actions requested but not applied (no deleter registered). */

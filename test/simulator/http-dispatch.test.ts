@@ -16,7 +16,7 @@ describe('routing', () => {
   it('answers a known path with the wrong method with 405 before authenticating', async () => {
     const res = await sim().request({ method: 'PUT', path: '/api/v1/users/me', as: null });
     expect(res.status).toBe(405);
-    expect(res.body).toEqual({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD'] });
+    expect(res.body).toEqual({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'DELETE', 'HEAD'] });
   });
 
   it('lists allowed methods in definition order with HEAD after GET', async () => {

@@ -134,6 +134,28 @@ describe('GET /users/me and /users/{id}', () => {
   });
 });
 
+describe('DELETE /users/me', () => {
+  it('deactivates yourself (and your bots)', async () => {
+    const s = sim();
+    const res = await s.request({ method: 'DELETE', path: '/api/v1/users/me', as: ID.zoe });
+    expect(res.body).toEqual({ result: 'success', msg: '' });
+    expect(s.engine.state.users.get(ID.zoe)!.is_active).toBe(false);
+    expect(s.engine.state.users.get(ID.webhookBot)!.is_active).toBe(false);
+  });
+
+  it('refuses the only owner with a coded error', async () => {
+    const res = await sim().request({ method: 'DELETE', path: '/api/v1/users/me', as: ID.desdemona });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      result: 'error',
+      msg: 'Cannot deactivate the only organization owner.',
+      code: 'CANNOT_DEACTIVATE_LAST_USER',
+      is_last_owner: true,
+      entity: 'organization owner',
+    });
+  });
+});
+
 describe('DELETE /users/{user_id}', () => {
   const rows: [string, number, number, number, string, string][] = [
     ['a member', ID.hamlet, ID.othello, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'],

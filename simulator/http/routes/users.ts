@@ -5,6 +5,7 @@ import {
   DEACTIVATION_ACTIONS,
   accessUserByEmail,
   accessUserById,
+  deactivateSelf,
   deactivateUser,
   formatUser,
   listUsers,
@@ -63,6 +64,18 @@ export const userRoutes: Route[] = [
         // Deprecated: the highest message id the user received, or -1.
         max_message_id: ids && ids.length > 0 ? ids[ids.length - 1] : -1,
       };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/users/me',
+    // Bots cannot deactivate themselves this way (upstream: human users only).
+    auth: 'human',
+    summary: 'deactivate your own account',
+    params: [],
+    handler({ engine, user }) {
+      commit(engine, deactivateSelf(engine, user!));
+      return {};
     },
   },
   {
