@@ -264,6 +264,27 @@ function topicParticipants(engine: Engine, streamId: number, topic: string): Set
   return out;
 }
 
+/** Above this many people, wildcard mentions need can_mention_many_users_group (Zulip's WILDCARD_MENTION_THRESHOLD). */
+const WILDCARD_MENTION_THRESHOLD = 15;
+
+function checkWildcardMentions(
+  engine: Engine,
+  sender: UserRecord,
+  stream: StreamRecord,
+  rendered: RenderResult,
+  participants: Set<number> | undefined,
+): void {
+  const realm = engine.state.realm as unknown as { can_mention_many_users_group?: GroupSettingValue };
+  const group = realm.can_mention_many_users_group ?? engine.state.realm.system_groups['role:administrators'];
+  const mayMentionMany = group !== undefined && isInGroupSetting(engine.state, sender.id, group);
+  if (rendered.wildcards.has('stream') && subscribersOf(engine, stream.id).length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
+    throw new ChatError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
+  }
+  if (rendered.wildcards.has('topic') && (participants?.size ?? 0) > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
+    throw new ChatError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
+  }
+}
+
 export function renderFor(engine: Engine, sender: UserRecord | undefined, content: string): RenderResult {
   return renderMarkdown(content, messageRenderContext(engine, sender));
 }
@@ -271,18 +292,21 @@ export function renderFor(engine: Engine, sender: UserRecord | undefined, conten
 export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ id: number }> {
   const { sender, addressee } = checked;
   const rendered = renderFor(engine, sender, checked.content);
+  let participants: Set<number> | undefined;
+  if (addressee.kind === 'stream') {
+    if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, addressee.stream.id, addressee.topic);
+    checkWildcardMentions(engine, sender, addressee.stream, rendered, participants);
+  }
   const id = nextId(engine.state, 'message');
 
   let recipientUserIds: number[];
   let recipientId: number;
   let dmUserIds: number[] | null = null;
-  let participants: Set<number> | undefined;
   if (addressee.kind === 'stream') {
     const stream = addressee.stream;
     // Zulip gives UserMessage rows to the channel's subscribers only, the sender included only if subscribed.
     recipientUserIds = subscribersOf(engine, stream.id);
     recipientId = stream.recipient_id;
-    if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, stream.id, addressee.topic);
   } else {
     dmUserIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
     recipientUserIds = dmUserIds;

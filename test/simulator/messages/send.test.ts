@@ -256,6 +256,23 @@ describe('POST /messages errors', () => {
     expect((await post(s, IAGO, '/messages', { type: 'stream', to: 'Denmark', topic: 't', content: 'x' })).status).toBe(200);
   });
 
+  test('wildcard mentions in channels with more than 15 subscribers need can_mention_many_users_group', async () => {
+    const s = sim();
+    const verona = s.engine.state.streamsByName.get('verona')!;
+    const subs = s.engine.state.subscriptions.get(verona)!;
+    const template = subs.get(10)!;
+    for (const u of s.engine.state.users.values()) if (!subs.has(u.id)) subs.set(u.id, { ...template });
+    const before = s.engine.state.messages.messages.length;
+    const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Verona', topic: 't', content: '@**all** hello' });
+    expect([res.status, res.body]).toEqual([
+      400,
+      error('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.'),
+    ]);
+    expect(s.engine.state.messages.messages.length).toBe(before);
+    expect((await post(s, HAMLET, '/messages', { type: 'stream', to: 'Verona', topic: 't', content: '@_**all** silent is fine' })).status).toBe(200);
+    expect((await post(s, IAGO, '/messages', { type: 'stream', to: 'Verona', topic: 't', content: '@**all** from an admin' })).status).toBe(200);
+  });
+
   test('a sent message is found by a narrowed fetch', async () => {
     const s = sim();
     const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: 'unique-topic', content: 'x' });
