@@ -285,9 +285,15 @@ function createRenderer(): MarkdownIt {
   rules.code_block = (tokens: Token[], idx: number) => codeBlock(tokens[idx]!.content, '');
   rules.fence = (tokens: Token[], idx: number, _options, env) => {
     const token = tokens[idx]!;
-    const lang = token.info.trim().replace(/^\./, '').split(/\s+/)[0] ?? '';
-    if (lang === 'quote') {
-      return `<blockquote>\n${md.render(token.content, env).replace(/\n$/, '')}\n</blockquote>\n`;
+    const info = token.info.trim();
+    const lang = info.replace(/^\./, '').split(/\s+/)[0] ?? '';
+    const inner = (text: string) => md.render(text, env).replace(/\n$/, '');
+    if (lang === 'quote') return `<blockquote>\n${inner(token.content)}\n</blockquote>\n`;
+    if (lang === 'spoiler') {
+      // ```spoiler Header: the header is Markdown too; the content is hidden until opened.
+      const header = info.slice('spoiler'.length).trim();
+      const head = header === '' ? '\n' : `\n${inner(header)}\n`;
+      return `<div class="spoiler-block"><div class="spoiler-header">${head}</div><div class="spoiler-content" aria-hidden="true">\n${inner(token.content)}\n</div></div>\n`;
     }
     return codeBlock(token.content, lang);
   };

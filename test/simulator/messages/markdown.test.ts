@@ -53,6 +53,11 @@ const cases: [string, string, string][] = [
   ['list', 'Some text with a list:\n\n* One item\n* Two items', '<p>Some text with a list:</p>\n<ul>\n<li>One item</li>\n<li>Two items</li>\n</ul>'],
   ['blockquote', '> Hello World!', '<blockquote>\n<p>Hello World!</p>\n</blockquote>'],
   ['quote fence', '```quote\nText in\nmultiple lines.\n```', '<blockquote>\n<p>Text in<br>\nmultiple lines.</p>\n</blockquote>'],
+  [
+    'spoiler with a header',
+    '```spoiler Plot twist\nIt was **him**.\n```',
+    '<div class="spoiler-block"><div class="spoiler-header">\n<p>Plot twist</p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>It was <strong>him</strong>.</p>\n</div></div>',
+  ],
   ['named link', '[Zulip](https://zulip.com)', '<p><a href="https://zulip.com">Zulip</a></p>'],
   ['user mention', '@**King Hamlet** hi', '<p><span class="user-mention" data-user-id="10">@King Hamlet</span> hi</p>'],
   ['user mention by id', '@**Twin|21**', '<p><span class="user-mention" data-user-id="21">@Twin</span></p>'],
