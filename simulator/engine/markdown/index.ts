@@ -273,6 +273,8 @@ function codeBlock(code: string, lang: string): string {
 
 function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, linkify: true, breaks: true, typographer: false });
+  // Zulip links bare domains with a known TLD ("zulip.com" → http://zulip.com), not bare emails.
+  md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
   // Zulip has no reference-style links, setext headings or inline images in message bodies.
   md.disable(['reference', 'lheading', 'image']);
   md.inline.ruler.after('text', 'zulip_mention', mentionRule);
