@@ -344,7 +344,8 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
     wildcards: env.wildcards,
     mentionedChannelIds: env.mentionedChannelIds,
     hasLink: /<a [^>]*href="(?!\/#narrow)/.test(html),
-    hasImage: /<img (?![^>]*class="emoji")/.test(html),
+    // Zulip previews linked images; without previews, a link to an image file is what has:image finds.
+    hasImage: /<img (?![^>]*class="emoji")/.test(html) || /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html),
     hasAttachment: /<a [^>]*href="\/user_uploads\//.test(html),
   };
 }

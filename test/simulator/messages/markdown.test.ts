@@ -119,6 +119,12 @@ describe('Zulip-flavoured Markdown', () => {
     expect(r.wildcards.size).toBe(0);
   });
 
+  test('has:image and has:attachment inputs', () => {
+    expect(renderMarkdown('look https://example.com/cat.PNG', ctx).hasImage).toBe(true);
+    expect(renderMarkdown('look https://example.com/cat.html', ctx).hasImage).toBe(false);
+    expect(renderMarkdown('[file](/user_uploads/2/ab/report.pdf)', ctx).hasAttachment).toBe(true);
+  });
+
   test('links are detected, channel links are not', () => {
     expect(renderMarkdown('see https://example.com', ctx).hasLink).toBe(true);
     expect(renderMarkdown('see #**Denmark**', ctx).hasLink).toBe(false);
