@@ -32,7 +32,8 @@ export function organization(c: Catalog): Organization {
     ...(fm.legal_form ? { legal_form: fm.legal_form } : {}),
     description: fm.description,
     founded: fm.founded,
-    headquarters: fm.headquarters,
+    // Rebuilt field by field: YAML keeps the editor's key order, the output has a fixed one.
+    headquarters: { locality: fm.headquarters.locality, region: fm.headquarters.region, country: fm.headquarters.country },
     contact: {
       email: fm.contact.email,
       ...(fm.contact.telephone ? { telephone: fm.contact.telephone } : {}),
@@ -42,7 +43,7 @@ export function organization(c: Catalog): Organization {
     languages: fm.languages,
     service_lines: serviceLines,
     competencies: fm.competencies,
-    external_profiles: fm.external_profiles,
+    external_profiles: fm.external_profiles.map((p) => ({ name: p.name, url: p.url })),
     coverage,
     url: home,
     json_url: apiUrl(c.site, 'organization.json'),

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Area } from '../../types/catalog/area.ts';
-import type { PageFaq, ResourceLink } from '../../types/catalog/defs.ts';
+import type { PageFaq, ResourceLink, TitledItem } from '../../types/catalog/defs.ts';
 import type { Faq } from '../../types/catalog/faq.ts';
 import type { Insight } from '../../types/catalog/insight.ts';
 import type { InsightSummary } from '../../types/catalog/insight-summary.ts';
@@ -21,6 +21,11 @@ import type { AreaDoc, CollectionDoc, InsightDoc, SectorDoc, ServiceDoc } from '
 export function faqId(doc: CollectionDoc, question: string): string {
   const hash = createHash('sha256').update(question.trim()).digest('hex').slice(0, 10);
   return `${doc.kind}.${doc.fm.slug}.${hash}`;
+}
+
+/** Rebuilt field by field: YAML keeps the editor's key order, the output has a fixed one. */
+function titled(items: readonly TitledItem[]): TitledItem[] {
+  return items.map((i) => ({ title: i.title, description: i.description }));
 }
 
 function pageFaqs(doc: CollectionDoc): PageFaq[] {
@@ -52,7 +57,7 @@ export function service(c: Catalog, d: ServiceDoc): Service {
     ...(d.fm.published ? { published: d.fm.published } : {}),
     audience: d.fm.audience,
     problems: d.fm.problems, outcomes: d.fm.outcomes, deliverables: d.fm.deliverables,
-    process_steps: d.fm.process_steps,
+    process_steps: titled(d.fm.process_steps),
     related_services: d.fm.related_services.map((s) => c.link('service', s)),
     sectors: d.fm.sectors.map((s) => c.link('sector', s)),
     keywords: d.fm.keywords ?? [],
@@ -75,8 +80,8 @@ export function sector(c: Catalog, d: SectorDoc, servicesBySector: ReadonlyMap<s
     ...sectorSummary(c, d),
     markdown_url: addressesOf(c.site, d).markdown_url,
     ...(d.fm.published ? { published: d.fm.published } : {}),
-    frictions: d.fm.frictions,
-    what_can_be_done: d.fm.what_can_be_done,
+    frictions: titled(d.fm.frictions),
+    what_can_be_done: titled(d.fm.what_can_be_done),
     related_services: d.fm.related_services.map((s) => c.link('service', s)),
     related_insights: (d.fm.related_insights ?? []).map((s) => c.link('insight', s)),
     services: servicesBySector.get(d.fm.slug) ?? [],

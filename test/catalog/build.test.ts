@@ -146,6 +146,15 @@ describe('a clean build', () => {
     expect(all).not.toContain('tramontanaconsultores.es/');
   });
 
+  it('writes fields in a fixed order whatever order the YAML uses', async () => {
+    const content = await copyContent();
+    await edit(content, 'services/meta-ads.md', '{ title: "Paso 1", description: "Primero." }', '{ description: "Primero.", title: "Paso 1" }');
+    const other = path.join(await tempDir(), 'dist');
+    await buildCatalog({ contentDir: content, outDir: other, sourceDateEpoch: '' });
+    const s = await readJson<{ process_steps: Record<string, string>[] }>(path.join(other, 'api/v1/services/meta-ads.json'));
+    expect(Object.keys(s.process_steps[0] ?? {})).toEqual(['title', 'description']);
+  });
+
   it('is deterministic: a second build is byte-identical', async () => {
     const again = path.join(await tempDir(), 'dist');
     await buildCatalog({ contentDir: FIXTURE, outDir: again, sourceDateEpoch: '' });
