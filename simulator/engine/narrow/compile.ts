@@ -5,7 +5,7 @@ import { getStreamById, getStreamByName, getUser, getUserByEmail, type Engine } 
 import type { StreamRecord, UserRecord } from '../state.ts';
 import { canAccessMessage, canAccessStreamHistory, viewerFlagBits } from '../messages/access.ts';
 import { dmKey, FLAG_BITS, getMessage, topicKey, type StoredMessage } from '../messages/store.ts';
-import { hasId, messagesWithWords, searchKeywords } from './search.ts';
+import { hasId, keywordLists, searchKeywords } from './search.ts';
 import { badNarrow, CHANNEL_OPERATORS, CHANNELS_OPERATORS, type NarrowTerm, type Operand } from './parse.ts';
 
 type Predicate = (message: StoredMessage, bits: number) => boolean;
@@ -228,10 +228,10 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
         isSearch = true;
         const keywords = searchKeywords(String(operand));
         searchWords.push(...keywords);
-        const matching = messagesWithWords(store, keywords);
-        predicate = (m) => hasId(matching, m.id);
-        // The word index names every match, so a positive search scans only those.
-        if (!negated) useCandidates(4, matching);
+        const lists = keywordLists(store, keywords);
+        predicate = (m) => lists.length > 0 && lists.every((ids) => hasId(ids, m.id));
+        // The rarest keyword's messages contain every match, so a positive search scans only those.
+        if (!negated) useCandidates(4, lists[0] ?? []);
         break;
       }
       case 'near':

@@ -45,32 +45,14 @@ function wordIndex(store: MessageStore): WordIndex {
   return index;
 }
 
-/** Ids (ascending) of messages containing every keyword. */
-export function messagesWithWords(store: MessageStore, keywords: readonly string[]): number[] {
+/**
+ * The sorted id lists of each keyword, rarest first. A message matches when it is in all of them;
+ * callers scan the first (shortest) and test the rest by binary search, so a window of results
+ * costs O(window × log n) even when every message contains the words.
+ */
+export function keywordLists(store: MessageStore, keywords: readonly string[]): number[][] {
   const index = wordIndex(store);
-  const lists = keywords.map((k) => index.ids.get(k) ?? []).sort((a, b) => a.length - b.length);
-  if (lists.length === 0) return [];
-  // Start from the rarest word; binary-search much longer lists, merge lists of similar length.
-  let result = lists[0]!;
-  for (const other of lists.slice(1)) {
-    if (result.length * Math.log2(other.length + 1) < other.length) {
-      result = result.filter((id) => other[lowerBound(other, id)] === id);
-    } else {
-      const merged: number[] = [];
-      for (let i = 0, j = 0; i < result.length && j < other.length; ) {
-        const a = result[i]!;
-        const b = other[j]!;
-        if (a === b) {
-          merged.push(a);
-          i++;
-          j++;
-        } else if (a < b) i++;
-        else j++;
-      }
-      result = merged;
-    }
-  }
-  return result;
+  return keywords.map((k) => index.ids.get(k) ?? []).sort((a, b) => a.length - b.length);
 }
 
 /** Membership in a sorted id list. */
