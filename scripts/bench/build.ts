@@ -7,7 +7,7 @@
  * on a threshold.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +16,7 @@ import { parseArgs, promisify } from 'node:util';
 import fg from 'fast-glob';
 import matter from 'gray-matter';
 import { mapLimit } from '../catalog/concurrency.ts';
+import { readFile, writeFile } from '../catalog/io.ts';
 import { buildCatalog } from '../catalog/pipeline.ts';
 import { writeSyntheticContent } from '../catalog/synthetic.ts';
 
@@ -63,7 +64,7 @@ async function full(contentDir: string, outDir: string): Promise<Omit<Measuremen
 }
 
 async function child(kind: string, contentDir: string, outDir: string): Promise<void> {
-  if (kind === 'floor') await (await import('node:fs/promises')).mkdir(outDir, { recursive: true });
+  if (kind === 'floor') await mkdir(outDir, { recursive: true });
   const m = kind === 'floor' ? await floor(contentDir, outDir) : await full(contentDir, outDir);
   // maxRSS is in kilobytes.
   const out: Measurement = { ...m, maxRss: process.resourceUsage().maxRSS * 1024 };

@@ -2,10 +2,10 @@
  * Stage 1 (I/O): find the content files and read their bytes. Everything after this stage is
  * pure until `write`.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { mapLimit } from './concurrency.ts';
+import { readFile } from './io.ts';
 
 export interface SourceFile {
   /** POSIX path as published in provenance: `content/<relative path>`. */

@@ -4,9 +4,10 @@
  * readers never see a half-written tree.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir as mkdirp, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from './concurrency.ts';
+import { mkdir, writeFile } from './io.ts';
 
 /**
  * Files in flight while writing. libuv runs file I/O on a pool of 4 threads, so a few dozen
@@ -33,7 +34,7 @@ export async function writeAtomically(outDir: string, files: readonly string[], 
   // `.dist-*` is ignored by git, and staying in the same parent keeps the rename on one filesystem.
   const fresh = path.join(parent, `.dist-${base}-new-${tag}`);
   const old = path.join(parent, `.dist-${base}-old-${tag}`);
-  await mkdir(parent, { recursive: true });
+  await mkdirp(parent, { recursive: true });
   try {
     await makeDirs(fresh, files);
     let bytes = 0;
