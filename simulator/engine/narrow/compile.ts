@@ -143,6 +143,8 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
         markKind(negated, 'channel');
         const stream = resolveStream(engine, operand);
         if (!stream) throw badNarrow(`unknown channel ${operandText(operand)}`);
+        // Spectators may only name web-public channels.
+        if (!viewer && !stream.is_web_public) throw badNarrow(`unknown web-public channel ${operandText(operand)}`);
         predicate = (m) => m.streamId === stream.id;
         if (!negated) {
           channelForTopic = stream;

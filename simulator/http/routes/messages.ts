@@ -19,6 +19,8 @@ function requireUser(ctx: RouteContext) {
   return ctx.user;
 }
 
+const SPECTATOR_OPERATORS = new Set(['channel', 'stream', 'channels', 'streams', 'topic', 'sender', 'has', 'search', 'near', 'id', 'with']);
+
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
 const emojiParams: ParamSpec[] = [
@@ -82,9 +84,11 @@ export const messageRoutes: Route[] = [
     handler(ctx) {
       const p = ctx.params;
       const narrow = parseNarrow(p.narrow);
-      // Spectators may only read web-public channels, through a `channels:web-public` narrow.
-      if (!ctx.user && !narrow.some((t) => ['channels', 'streams'].includes(t.operator) && t.operand === 'web-public' && !t.negated)) {
-        throw ChatError.unauthorized();
+      // Spectators may only read web-public channels: through a `channels:web-public` narrow,
+      // with operators that need no user (Zulip's is_web_public_narrow / is_spectator_compatible).
+      if (!ctx.user) {
+        const webPublic = narrow.some((t) => ['channels', 'streams'].includes(t.operator) && t.operand === 'web-public' && !t.negated);
+        if (!webPublic || !narrow.every((t) => SPECTATOR_OPERATORS.has(t.operator))) throw ChatError.unauthorized();
       }
       return getMessages(ctx.engine, ctx.user, {
         anchor: str(p.anchor),

@@ -128,6 +128,15 @@ describe('GET /messages access', () => {
     expect(ok.body.messages.length).toBeGreaterThan(0);
     const no = await fetchMessages(s, null, { anchor: 'newest', num_before: 10 });
     expect([no.status, no.body]).toEqual([401, error('UNAUTHORIZED', 'Not logged in: API authentication or user session required')]);
+    const userOnly = await fetchMessages(s, null, { anchor: 'newest', num_before: 10, narrow: [['channels', 'web-public'], ['is', 'starred']] });
+    expect(userOnly.status).toBe(401);
+    const notWebPublic = await fetchMessages(s, null, { anchor: 'newest', num_before: 10, narrow: [['channels', 'web-public'], ['channel', 'Denmark']] });
+    expect([notWebPublic.status, notWebPublic.body]).toEqual([
+      400,
+      error('BAD_NARROW', 'Invalid narrow operator: unknown web-public channel Denmark', { desc: 'unknown web-public channel Denmark' }),
+    ]);
+    const rome = await fetchMessages(s, null, { anchor: 'newest', num_before: 10, narrow: [['channels', 'web-public'], ['channel', 'Rome']] });
+    expect(rome.body.messages).toEqual(ok.body.messages);
   });
 });
 
