@@ -43,7 +43,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     return fail([issue('(config)', 'site_url', 'invalid_config', (error as Error).message)]);
   }
   const epoch = options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH;
-  if (epoch !== undefined && epoch !== '' && !/^\d+$/.test(epoch)) {
+  // Date covers ±8.64e15 ms; beyond that toISOString would throw later.
+  if (epoch !== undefined && epoch !== '' && (!/^\d+$/.test(epoch) || Number(epoch) > 8.64e12)) {
     return fail([issue('(config)', 'SOURCE_DATE_EPOCH', 'invalid_config', `"${epoch}" is not a number of seconds`)]);
   }
   if (!(await isDirectory(options.contentDir))) {

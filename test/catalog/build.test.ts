@@ -137,6 +137,16 @@ describe('a clean build', () => {
     expect((await readJson<{ generated_at: string }>(path.join(other, 'api/v1/status.json'))).generated_at).toBe('2026-01-01T00:00:00.000Z');
   });
 
+  it.each([
+    [{ siteUrl: 'ftp://example.org' }, 'site_url'],
+    [{ siteUrl: 'not a url' }, 'site_url'],
+    [{ sourceDateEpoch: 'yesterday' }, 'SOURCE_DATE_EPOCH'],
+    [{ sourceDateEpoch: '99999999999999999' }, 'SOURCE_DATE_EPOCH'],
+  ])('refuses the setting %o, naming it', async (settings, field) => {
+    const result = await buildCatalog({ contentDir: FIXTURE, outDir: path.join(await tempDir(), 'dist'), ...settings });
+    expect(result).toEqual({ ok: false, issues: [expect.objectContaining({ file: '(config)', field, code: 'invalid_config' })] });
+  });
+
   it('derives every address from the configured site URL', async () => {
     const other = path.join(await tempDir(), 'dist');
     await buildCatalog({ contentDir: FIXTURE, outDir: other, siteUrl: 'https://staging.example.org/', sourceDateEpoch: '' });
