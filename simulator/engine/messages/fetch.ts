@@ -75,10 +75,17 @@ function positionOf(engine: Engine, narrow: CompiledNarrow, id: number): number 
   return lo;
 }
 
+/**
+ * Zulip's find_first_unread_anchor: the first unread message in the narrow, skipping muted
+ * channels unless the narrow names a channel (muting conditions do not apply inside one).
+ */
 function firstUnread(engine: Engine, viewer: UserRecord | undefined, narrow: CompiledNarrow): number {
   if (!viewer) return LARGER_THAN_MAX_MESSAGE_ID;
+  const namesChannel = narrow.terms.some((t) => (t.operator === 'channel' || t.operator === 'stream') && !t.negated);
+  const muted = (m: StoredMessage) =>
+    !namesChannel && m.streamId !== null && engine.state.subscriptions.get(m.streamId)?.get(viewer.id)?.is_muted === true;
   for (const hit of walk(engine, viewer, narrow, 0, 1)) {
-    if ((hit.bits & FLAG_BITS.read) === 0 && (hit.bits & FLAG_BITS.historical) === 0) return hit.message.id;
+    if ((hit.bits & FLAG_BITS.read) === 0 && (hit.bits & FLAG_BITS.historical) === 0 && !muted(hit.message)) return hit.message.id;
   }
   return LARGER_THAN_MAX_MESSAGE_ID;
 }

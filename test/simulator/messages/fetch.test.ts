@@ -52,6 +52,18 @@ describe('GET /messages anchors and windows', () => {
     expect(res.body.found_anchor).toBe(true);
   });
 
+  test('first_unread skips muted channels unless the narrow names the channel', async () => {
+    const s = sim();
+    const first = (await fetchMessages(s, HAMLET, { anchor: 'first_unread', num_after: 1 })).body.anchor as number;
+    const channel = s.engine.state.messages.messages.find((m) => m.id === first)!.streamId!;
+    s.engine.state.subscriptions.get(channel)!.get(10)!.is_muted = true;
+    const skipping = (await fetchMessages(s, HAMLET, { anchor: 'first_unread', num_after: 1 })).body.anchor as number;
+    expect(skipping).toBeGreaterThan(first);
+    const name = s.engine.state.streams.get(channel)!.name;
+    const inside = await fetchMessages(s, HAMLET, { anchor: 'first_unread', num_after: 1, narrow: [['channel', name]] });
+    expect(inside.body.anchor).toBe(first);
+  });
+
   test('first_unread without unread messages means newest', async () => {
     const s = sim();
     const res = await fetchMessages(s, HAMLET, { anchor: 'first_unread', num_before: 1, narrow: [{ operator: 'channel', operand: 'sandbox' }] });
