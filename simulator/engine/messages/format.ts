@@ -95,8 +95,12 @@ export function formatMessage(
 
 function displayRecipient(engine: Engine, message: StoredMessage, viewer: UserRecord | undefined): Message['display_recipient'] {
   if (message.streamId !== null) return engine.state.streams.get(message.streamId)?.name ?? '';
-  return (message.dmUserIds ?? []).map((id) => {
+  const users = (message.dmUserIds ?? []).map((id) => {
     const user = engine.state.users.get(id)!;
     return { id: user.id, email: apiEmailFor(engine, viewer, user), full_name: user.full_name, is_mirror_dummy: false };
-  }) as Message['display_recipient'];
+  });
+  // Group DMs list participants by id; a 1:1 DM adds the sender to the recipient in email order
+  // (Zulip's MessageDict.hydrate_recipient_info compares the two emails).
+  if (users.length === 2) users.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  return users as Message['display_recipient'];
 }

@@ -98,6 +98,13 @@ describe('POST /messages success', () => {
     expect(ma.recipient_id).toBe(s.engine.state.users.get(12)!.recipient_id);
   });
 
+  test('a 1:1 DM lists its two participants in email order (user10@… sorts before user8@…)', async () => {
+    const s = sim();
+    const res = await post(s, CORDELIA, '/messages', { type: 'direct', to: '[10]', content: 'hi' });
+    const msg = await get(s, HAMLET, `/messages/${res.body.id}`);
+    expect(msg.body.message.display_recipient.map((u: { id: number }) => u.id)).toEqual([10, 8]);
+  });
+
   test('self DM', async () => {
     const s = sim();
     const res = await post(s, HAMLET, '/messages', { type: 'direct', to: '[10]', content: 'note' });
