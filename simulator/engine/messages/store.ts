@@ -154,6 +154,27 @@ export function appendMessage(store: MessageStore, message: StoredMessage): Stor
   return message;
 }
 
+/**
+ * Remove messages from the array and every index (O(n): deletions are rare admin actions, and
+ * keeping the array dense keeps reads simple).
+ */
+export function removeMessages(store: MessageStore, ids: ReadonlySet<number>): void {
+  if (ids.size === 0) return;
+  const keep = (list: number[]) => {
+    let w = 0;
+    for (const id of list) if (!ids.has(id)) list[w++] = id;
+    list.length = w;
+  };
+  // A new array (not an in-place splice): derived caches keyed on the array see the change.
+  store.messages = store.messages.filter((m) => !ids.has(m.id));
+  store.indexById.clear();
+  store.messages.forEach((m, i) => store.indexById.set(m.id, i));
+  for (const list of store.byStream.values()) keep(list);
+  for (const topics of store.byTopic.values()) for (const list of topics.values()) keep(list);
+  for (const list of store.byDmKey.values()) keep(list);
+  for (const list of store.byUser.values()) keep(list);
+}
+
 export function getMessage(store: MessageStore, id: number): StoredMessage | undefined {
   const index = store.indexById.get(id);
   return index === undefined ? undefined : store.messages[index];

@@ -25,6 +25,8 @@ export function messageWords(message: StoredMessage): Set<string> {
 }
 
 interface WordIndex {
+  /** The array indexed; deletions replace the store's array, which discards this index. */
+  messages: readonly StoredMessage[];
   indexed: number;
   ids: Map<string, number[]>;
 }
@@ -33,7 +35,9 @@ const indexes = new WeakMap<MessageStore, WordIndex>();
 
 function wordIndex(store: MessageStore): WordIndex {
   let index = indexes.get(store);
-  if (!index) indexes.set(store, (index = { indexed: 0, ids: new Map() }));
+  if (!index || index.messages !== store.messages) {
+    indexes.set(store, (index = { messages: store.messages, indexed: 0, ids: new Map() }));
+  }
   for (; index.indexed < store.messages.length; index.indexed++) {
     const message = store.messages[index.indexed]!;
     for (const w of messageWords(message)) {
