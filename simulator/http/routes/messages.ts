@@ -37,7 +37,8 @@ export const messageRoutes: Route[] = [
     auth: 'user',
     summary: 'Send a message to a channel topic or a direct-message conversation',
     params: [
-      { name: 'type', type: 'string', required: true },
+      // A Literal in Zulip: checked in declaration order, before `content` is found missing.
+      { name: 'type', type: 'string', required: true, oneOf: ['direct', 'private', 'stream', 'channel'] },
       { name: 'to', type: 'string' },
       { name: 'topic', type: 'string', aliases: ['subject'] },
       { name: 'content', type: 'string', required: true },

@@ -208,6 +208,7 @@ describe('POST /messages success', () => {
 describe('POST /messages errors', () => {
   const rows: [string, string, Record<string, unknown>, number, Record<string, unknown>][] = [
     ['bad type', HAMLET, { type: 'chat', to: 'Denmark', topic: 't', content: 'x' }, 400, error('BAD_REQUEST', 'Invalid type')],
+    ['bad type and no content', HAMLET, { type: 'chat', to: 'Denmark' }, 400, error('BAD_REQUEST', 'Invalid type')],
     ['missing type', HAMLET, { to: 'Denmark', topic: 't', content: 'x' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'type' argument", { var_name: 'type' })],
     ['missing content', HAMLET, { type: 'stream', to: 'Denmark', topic: 't' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'content' argument", { var_name: 'content' })],
     ['topic and subject', HAMLET, { type: 'stream', to: 'Denmark', topic: 't', subject: 's', content: 'x' }, 400, error('REQUEST_CONFUSING_VAR', "Can't decide between 'topic' and 'subject' arguments", { var_name1: 'topic', var_name2: 'subject' })],
