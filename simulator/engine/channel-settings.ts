@@ -2,7 +2,7 @@
  * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
  * kind of channel, the new channel's record, and who hears about it.
  */
-import { activeUsers, isAdmin, isGuest, isOwner, nowSeconds, type Engine } from './engine.ts';
+import { activeUsers, canAccessStreamMetadata, isAdmin, isGuest, isOwner, nowSeconds, type Engine } from './engine.ts';
 import { ChatError } from './errors.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
 import { isUserInGroup } from './groups.ts';
@@ -202,10 +202,14 @@ export function doCreateStream(engine: Engine, actor: UserRecord, name: string, 
   return stream;
 }
 
-/** Who hears about a channel: public → active non-guests, web-public → all active, private → admins. */
+/**
+ * Who hears about a channel: public → active non-guests, web-public → all active, private →
+ * everyone with metadata access (administrators, subscribers, members of the granting group
+ * settings such as the creator's can_administer_channel_group).
+ */
 export function streamAudience(engine: Engine, stream: StreamRecord): number[] {
   const users = activeUsers(engine);
   if (stream.is_web_public) return users.map((u) => u.id);
   if (!stream.invite_only) return users.filter((u) => !isGuest(u)).map((u) => u.id);
-  return users.filter((u) => isAdmin(u)).map((u) => u.id);
+  return users.filter((u) => canAccessStreamMetadata(engine, u, stream)).map((u) => u.id);
 }

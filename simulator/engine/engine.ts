@@ -9,6 +9,7 @@ import { ChatError } from './errors.ts';
 import { seededRandom, type Clock, type Deps } from './deps.ts';
 import type { Effect, Outcome } from './events.ts';
 import { loadFixture } from './fixture.ts';
+import { isUserInGroupSetting } from './groups.ts';
 import { md5Hex } from './md5.ts';
 import { seedMessages } from './messages/seed.ts';
 import { renderProfileData } from './users.ts';
@@ -86,11 +87,12 @@ export function activeUserIds(engine: Engine): number[] {
 
 /** Zulip's can_access_delivery_email: may `viewer` see `target`'s real address? */
 export function canSeeDeliveryEmail(engine: Engine, viewer: UserRecord | undefined, target: UserRecord): boolean {
+  // Spectators never see a real address, not even a bot's (format_user_row checks the viewer first).
+  if (!viewer) return false;
   if (target.is_bot) return true;
-  if (viewer && viewer.id === target.id) return true;
+  if (viewer.id === target.id) return true;
   const visibility = target.email_address_visibility;
   if (visibility === EMAIL_VISIBILITY.everyone) return true;
-  if (!viewer) return false;
   switch (visibility) {
     case EMAIL_VISIBILITY.members:
       return viewer.role !== ROLE.guest;
@@ -180,15 +182,25 @@ export function subscribersOf(engine: Engine, streamId: number): number[] {
 export function canAccessStreamContent(engine: Engine, user: UserRecord | undefined, stream: StreamRecord): boolean {
   if (!user) return stream.is_web_public && engine.state.realm.enable_spectator_access;
   if (isSubscribed(engine, user.id, stream.id)) return true;
-  if (stream.invite_only) return false;
-  if (isGuest(user)) return stream.is_web_public;
-  return true;
+  if (stream.is_web_public) return true;
+  if (isGuest(user)) return false;
+  if (!stream.invite_only) return true;
+  // Whoever may subscribe themselves or others may read a private channel (Zulip's
+  // stream_permission_group_settings_requiring_content_access).
+  return (
+    isUserInGroupSetting(engine, user.id, stream.groups.can_add_subscribers_group) ||
+    isUserInGroupSetting(engine, user.id, stream.groups.can_subscribe_group)
+  );
 }
 
-/** Metadata access: content access, or an administrator (who sees every channel). */
+/**
+ * Metadata access: content access, an administrator (who sees every channel), or a member of a
+ * group setting that grants it (can_administer_channel_group, e.g. a private channel's creator).
+ */
 export function canAccessStreamMetadata(engine: Engine, user: UserRecord | undefined, stream: StreamRecord): boolean {
   if (user && isAdmin(user)) return true;
-  return canAccessStreamContent(engine, user, stream);
+  if (canAccessStreamContent(engine, user, stream)) return true;
+  return user !== undefined && isUserInGroupSetting(engine, user.id, stream.groups.can_administer_channel_group);
 }
 
 /** Look up a channel by id for `user`, answering Zulip's `Invalid channel ID` when unknown or hidden. */

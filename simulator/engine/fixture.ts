@@ -189,7 +189,13 @@ function buildRealm(fixture: Fixture): Realm {
   };
 }
 
-/** Default group settings of a new channel (Zulip's Stream model defaults). */
+/**
+ * Default group settings of a new channel (Zulip's Stream.stream_permission_group_settings):
+ * can_administer_channel_group is "channel_creator" — an anonymous group of just the creator, or
+ * role:nobody when there is no recorded creator (realm administrators administer every channel
+ * anyway); the deletion and moving settings default to role:nobody (the realm-wide settings
+ * still apply on top of them).
+ */
 export function defaultChannelGroups(state: State, creatorId: number | null): Record<ChannelGroupSetting, GroupSettingValue> {
   const g = state.realm.system_groups;
   const admins = g['role:administrators']!;
@@ -197,17 +203,10 @@ export function defaultChannelGroups(state: State, creatorId: number | null): Re
   const nobody = g['role:nobody']!;
   const out = {} as Record<ChannelGroupSetting, GroupSettingValue>;
   for (const key of CHANNEL_GROUP_SETTINGS) out[key] = nobody;
-  out.can_administer_channel_group = creatorId === null ? admins : { direct_members: [creatorId], direct_subgroups: [admins] };
-  out.can_add_subscribers_group = nobody;
+  out.can_administer_channel_group = creatorId === null ? nobody : { direct_members: [creatorId], direct_subgroups: [] };
   out.can_remove_subscribers_group = admins;
   out.can_send_message_group = everyone;
   out.can_create_topic_group = everyone;
-  out.can_delete_any_message_group = admins;
-  out.can_delete_own_message_group = everyone;
-  out.can_move_messages_out_of_channel_group = nobody;
-  out.can_move_messages_within_channel_group = nobody;
-  out.can_resolve_topics_group = nobody;
-  out.can_subscribe_group = nobody;
   return out;
 }
 

@@ -87,10 +87,9 @@ export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices):
 
   const announcementsId = engine.state.realm.new_stream_announcements_stream_id;
   const announcements = announcementsId === null ? undefined : engine.state.streams.get(announcementsId);
-  // Private channels are not announced: their names are not for everyone.
-  const announced = n.created.filter((s) => !s.invite_only);
-  if (n.announce && announcements && announced.length > 0) {
-    const names = announced.map((s) => `#**${s.name}**`);
+  // Every channel created by the request is announced, private ones too (Zulip does not filter).
+  if (n.announce && announcements && n.created.length > 0) {
+    const names = n.created.map((s) => `#**${s.name}**`);
     const content =
       names.length === 1
         ? `${mention(n.actor)} created a new channel ${names[0]}.`
@@ -100,8 +99,9 @@ export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices):
 
   if (engine.state.realm.send_channel_events_messages) {
     for (const stream of n.created) {
-      const description = stream.description ? `\`\`\`\` quote\n${stream.description}\n\`\`\`\`` : '*No description.*';
-      const content = `**${policyName(stream)}** channel created by ${mention(n.actor)}. **Description:**\n${description}`;
+      // The description, or *No description.*, always sits in a quote block.
+      const description = stream.description === '' ? '*No description.*' : stream.description;
+      const content = `**${policyName(stream)}** channel created by ${mention(n.actor)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
       events.push(...send(engine, bot, { kind: 'stream', stream, topic: 'channel events' }, content, [n.actor.id]));
     }
   }

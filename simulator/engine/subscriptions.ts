@@ -29,8 +29,13 @@ import {
 } from './channel-settings.ts';
 import { formatStream, formatSubscription } from './channels.ts';
 
+/** Realm administrators administer every channel, whatever can_administer_channel_group says. */
+function canAdministerChannel(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
+  return isAdmin(actor) || isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group);
+}
+
 function canAddSubscribers(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
-  if (isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group)) return true;
+  if (canAdministerChannel(engine, actor, stream)) return true;
   if (isUserInGroupSetting(engine, actor.id, stream.groups.can_add_subscribers_group)) return true;
   if (stream.invite_only && !isSubscribed(engine, actor.id, stream.id)) return false;
   return isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group);
@@ -40,7 +45,7 @@ function canSubscribeSelf(engine: Engine, actor: UserRecord, stream: StreamRecor
   if (canAccessStreamContent(engine, actor, stream)) return !isGuest(actor) || stream.is_web_public || isSubscribed(engine, actor.id, stream.id);
   return (
     isUserInGroupSetting(engine, actor.id, stream.groups.can_subscribe_group) ||
-    isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group)
+    canAdministerChannel(engine, actor, stream)
   );
 }
 
@@ -50,7 +55,8 @@ function doSubscribe(
   streams: StreamRecord[],
   users: UserRecord[],
   colors: Map<number, string>,
-  created: Set<number>,
+  /** Channels created by this request → who already got their stream/create event. */
+  created: Map<number, number[]>,
   events: Effect[],
 ): { subscribed: Map<number, StreamRecord[]>; already: Map<number, StreamRecord[]> } {
   const subscribed = new Map<number, StreamRecord[]>();
@@ -77,10 +83,12 @@ function doSubscribe(
       newlyByStream.get(stream.id)!.push(user.id);
     }
   }
-  // Private channels just created are announced to their new subscribers too.
+  // Private channels just created are announced to their new subscribers too (those who did
+  // not already hear of it at creation).
   for (const stream of streams) {
     if (!created.has(stream.id) || !stream.invite_only) continue;
-    const newcomers = (newlyByStream.get(stream.id) ?? []).filter((id) => !isAdmin(state.users.get(id)!));
+    const told = new Set(created.get(stream.id));
+    const newcomers = (newlyByStream.get(stream.id) ?? []).filter((id) => !told.has(id));
     if (newcomers.length > 0) {
       events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, newcomers));
     }
@@ -165,14 +173,14 @@ export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams)
 
   // ---- do
   const events: Effect[] = [];
-  const created = new Set<number>();
+  const created = new Map<number, number[]>();
   const colors = new Map<number, string>();
   const streams: StreamRecord[] = [...authorized];
   for (const { name, item } of toCreate) {
     const stream = doCreateStream(engine, actor, name, item.description ?? '', settings!);
-    created.add(stream.id);
     streams.push(stream);
     const audience = streamAudience(engine, stream);
+    created.set(stream.id, audience);
     if (audience.length > 0) events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, audience));
   }
   for (const { name, item } of names) {
@@ -239,7 +247,7 @@ export function createChannel(engine: Engine, actor: UserRecord, p: CreateChanne
   const stream = doCreateStream(engine, actor, name, p.description, settings);
   const audience = streamAudience(engine, stream);
   if (audience.length > 0) events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, audience));
-  const { subscribed } = doSubscribe(engine, [stream], users, new Map(), new Set([stream.id]), events);
+  const { subscribed } = doSubscribe(engine, [stream], users, new Map(), new Map([[stream.id, audience]]), events);
   const notices = sendSubscriptionNotices(engine, {
     actor,
     subscribed,
@@ -280,7 +288,9 @@ export function updateSubscriptionProperties(engine: Engine, actor: UserRecord, 
     }
     const property = change.property as SubscriptionProperty;
     const stream = engine.state.streams.get(change.stream_id);
-    if (!stream || !canAccessStreamMetadata(engine, actor, stream)) throw ChatError.invalidChannelId();
+    // access_stream_by_id with content access: an administrator outside a private channel
+    // gets `Invalid channel ID`, not `Not subscribed`.
+    if (!stream || !canAccessStreamContent(engine, actor, stream)) throw ChatError.invalidChannelId();
     const sub = engine.state.subscriptions.get(stream.id)?.get(actor.id);
     if (!sub?.active) throw ChatError.badRequest(`Not subscribed to channel ID ${stream.id}`);
     if (property === 'color') {
@@ -368,7 +378,11 @@ export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribePar
       effect({ type: 'subscription', op: 'remove', subscriptions: left.map((s) => ({ name: s.name, stream_id: s.id })) }, [user.id]),
     );
     for (const stream of left) {
-      const peers = stream.invite_only ? subscribersOf(engine, stream.id) : streamAudience(engine, stream).filter((id) => id !== user.id);
+      // Same audience as peer_add: remaining subscribers, plus everyone who sees a public channel.
+      const audience = stream.invite_only ? [] : streamAudience(engine, stream);
+      const peers = [...new Set([...audience, ...subscribersOf(engine, stream.id)])]
+        .filter((id) => id !== user.id)
+        .sort((a, b) => a - b);
       if (peers.length > 0) {
         events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers));
       }

@@ -16,6 +16,26 @@ function sameKey(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/**
+ * Python's lenient `base64.b64decode` followed by a strict UTF-8 decode: characters outside the
+ * alphabet are dropped, padding stops the data, and missing padding or a dangling sextet is an
+ * error (null). Node's decoder would accept unpadded input that Zulip refuses.
+ */
+function decodeBase64Like(encoded: string): string | null {
+  const kept = encoded.replace(/[^A-Za-z0-9+/=]/g, '');
+  const pad = kept.indexOf('=');
+  const data = pad < 0 ? kept : kept.slice(0, pad);
+  const padding = pad < 0 ? '' : kept.slice(pad).replace(/[^=]/g, '');
+  const rest = data.length % 4;
+  if (rest === 1) return null;
+  if (rest !== 0 && padding.length < 4 - rest) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(data, 'base64'));
+  } catch {
+    return null;
+  }
+}
+
 /** Decode `Authorization: Basic …` into a user, or throw Zulip's error for the first failing check. */
 export function authenticate(engine: Engine, header: string, route: Route | undefined): UserRecord {
   const parts = header.trim().split(/\s+/);
@@ -24,13 +44,8 @@ export function authenticate(engine: Engine, header: string, route: Route | unde
   if (scheme.toLowerCase() !== 'basic') {
     throw ChatError.badRequest('This endpoint requires HTTP basic authentication.');
   }
-  let decoded: string;
-  try {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw new Error('bad base64');
-    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64'));
-  } catch {
-    throw ChatError.unauthorized('Invalid authorization header for basic auth');
-  }
+  const decoded = decodeBase64Like(encoded);
+  if (decoded === null) throw ChatError.unauthorized('Invalid authorization header for basic auth');
   const pieces = decoded.split(':');
   if (pieces.length !== 2) throw ChatError.unauthorized('Invalid authorization header for basic auth');
   const username = pieces[0]!.trim();

@@ -181,8 +181,9 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
     return { status: 204, headers: { allow: [...entry.allowed].sort().join(', ') }, body: '' };
   }
   const body = method === 'GET' || method === 'HEAD' ? new Map<string, string>() : await parseBody(req);
-  // Legacy method override: a POST form field `method` picks the handler.
-  if (method === 'POST' && body.has('method')) method = body.get('method')!.toUpperCase();
+  // Legacy method override: a POST form field `method` picks the handler, compared as sent
+  // (Django's method names are upper case, so `patch` matches nothing and answers 405).
+  if (method === 'POST' && body.has('method')) method = body.get('method')!;
   if (method === 'HEAD') method = 'GET';
   const route = entry.byMethod.get(method as Method);
   if (!route) return methodNotAllowedResponse(entry.allowed);
@@ -192,7 +193,8 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
   if (route.auth === 'dev') {
     if (!engine.state.realm.dev_auth_enabled) throw ChatError.badRequest('DevAuthBackend not enabled.');
   } else if (route.auth !== 'none') {
-    if (header !== undefined && header !== '') user = authenticate(engine, header, route);
+    // An empty header is still a header: Zulip parses it and answers "Invalid authorization header".
+    if (header !== undefined) user = authenticate(engine, header, route);
     else if (route.auth !== 'optional') {
       if ((req.headers.accept ?? '').includes('text/html')) {
         return { status: 302, headers: { location: `/login/?next=${encodeURIComponent(rawPath)}` }, body: '' };

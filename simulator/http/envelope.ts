@@ -29,11 +29,14 @@ export function errorResponse(error: ChatError): RawResponse {
   };
 }
 
-/** Django's method-not-allowed answer: no `code`, no trailing newline. */
+/**
+ * Django's HttpResponseNotAllowed with Zulip's JSON body: no `code`, no trailing newline, and
+ * Django's default content type (Zulip replaces the content but not the type).
+ */
 export function methodNotAllowedResponse(allowed: string[]): RawResponse {
   return {
     status: 405,
-    headers: { 'content-type': JSON_TYPE, allow: allowed.join(', ') },
+    headers: { 'content-type': 'text/html; charset=utf-8', allow: allowed.join(', ') },
     body: JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed }),
   };
 }

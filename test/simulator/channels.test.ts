@@ -60,6 +60,18 @@ describe('GET /streams', () => {
       can_send_message_group: groups['role:everyone'],
       can_remove_subscribers_group: groups['role:administrators'],
       topics_policy: 'inherit',
+      // Zulip's Stream defaults: no recorded creator → role:nobody administers; deleting and
+      // moving default to role:nobody at channel level.
+      creator_id: null,
+      can_administer_channel_group: groups['role:nobody'],
+      can_add_subscribers_group: groups['role:nobody'],
+      can_subscribe_group: groups['role:nobody'],
+      can_create_topic_group: groups['role:everyone'],
+      can_delete_any_message_group: groups['role:nobody'],
+      can_delete_own_message_group: groups['role:nobody'],
+      can_move_messages_out_of_channel_group: groups['role:nobody'],
+      can_move_messages_within_channel_group: groups['role:nobody'],
+      can_resolve_topics_group: groups['role:nobody'],
     });
     const core = res.body.streams.find((c: { name: string }) => c.name === 'core team');
     expect(core).toMatchObject({
@@ -67,7 +79,8 @@ describe('GET /streams', () => {
       history_public_to_subscribers: false,
       creator_id: ID.desdemona,
       is_default: false,
-      can_administer_channel_group: { direct_members: [ID.desdemona], direct_subgroups: [groups['role:administrators']] },
+      // "channel_creator": an anonymous group of the creator alone.
+      can_administer_channel_group: { direct_members: [ID.desdemona], direct_subgroups: [] },
     });
     expect(groups).toEqual({
       'role:nobody': 9,

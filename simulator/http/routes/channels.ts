@@ -8,6 +8,7 @@ import {
   subscribe,
   unsubscribe,
   updateSubscriptionProperties,
+  SUBSCRIPTION_PROPERTIES,
   type PropertyChange,
   type SubscribeRequestItem,
 } from '../../engine/subscriptions.ts';
@@ -116,21 +117,28 @@ function parseSubscriptionData(value: unknown, name: string): PropertyChange[] {
     if (typeof entry.value !== 'boolean' && typeof entry.value !== 'string') {
       throw ChatError.badRequest(`${at}["value"] is not a string`);
     }
-    if (entry.property === 'color' && typeof entry.value === 'string' && !isHexColor(entry.value)) {
-      throw ChatError.badRequest(`Invalid ${at}: Value error, color is not a valid hex color code`);
+    // Zulip's model validator runs while the list is parsed, so a bad property of a later item
+    // is reported before any channel of an earlier one is looked up.
+    if (entry.property === 'color') {
+      if (typeof entry.value !== 'string') throw ChatError.badRequest('color is not a string');
+      if (!isHexColor(entry.value)) throw ChatError.badRequest(`Invalid ${at}: Value error, color is not a valid hex color code`);
+    } else if ((SUBSCRIPTION_PROPERTIES as readonly string[]).includes(entry.property)) {
+      if (typeof entry.value !== 'boolean') throw ChatError.badRequest(`${entry.property} is not a boolean`);
+    } else {
+      throw ChatError.badRequest(`Unknown subscription property: ${entry.property}`);
     }
     return { stream_id: entry.stream_id as number, property: entry.property, value: entry.value };
   });
 }
 
-/** `value` of the single-channel form: JSON when it parses as a boolean or string, else the raw text. */
+/**
+ * `value` of the single-channel form, Zulip's `Json[bool] | str` tried left to right: `true` /
+ * `false` are booleans, anything else is the raw text (a bare `#ffffff`; a JSON-quoted string
+ * keeps its quotes, as upstream).
+ */
 function looseValue(value: unknown): unknown {
-  try {
-    const parsed: unknown = JSON.parse(value as string);
-    if (typeof parsed === 'boolean' || typeof parsed === 'string') return parsed;
-  } catch {
-    // a bare color such as #ffffff
-  }
+  if (value === 'true') return true;
+  if (value === 'false') return false;
   return value;
 }
 
