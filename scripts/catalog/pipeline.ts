@@ -17,7 +17,7 @@ import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
-import { writeAtomically } from './write.ts';
+import { prepareWrite } from './write.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -57,11 +57,17 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const catalog = assembleCatalog(checked.docs, site);
   const generatedAt = epoch ? new Date(Number(epoch) * 1000).toISOString() : `${catalog.updated}T00:00:00.000Z`;
   const outputs = emitCatalog(catalog, { generatedAt });
+  // Folders are created in the background while the outputs are checked; nothing reaches outDir
+  // unless the check passes.
+  const pending = prepareWrite(options.outDir, [...outputs.keys()].sort());
   const outputIssues = checkOutputs(outputs);
-  if (outputIssues.length > 0) return fail(outputIssues);
+  if (outputIssues.length > 0) {
+    await pending.discard();
+    return fail(outputIssues);
+  }
 
   const cache = new JsonCache();
-  const written = await writeAtomically(options.outDir, [...outputs.keys()].sort(), (rel) => render(outputs, cache, rel));
+  const written = await pending.commit((rel) => render(outputs, cache, rel));
   const ms = Math.round(performance.now() - started);
   log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
   return { ok: true, files: written.files, bytes: written.bytes, ms };

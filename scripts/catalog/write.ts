@@ -4,6 +4,7 @@
  * readers never see a half-written tree.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { mkdir as mkdirp, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from './concurrency.ts';
@@ -23,31 +24,55 @@ export interface WriteStats {
 /** Large files are written in pieces of about this size. */
 const CHUNK_BYTES = 1 << 20;
 
+export interface PendingWrite {
+  /** Write every file (rendered as it is written) and swap the folder into place. */
+  commit(render: (rel: string) => Iterable<string>): Promise<WriteStats>;
+  /** Drop the fresh folder; outDir is left as it was. */
+  discard(): Promise<void>;
+}
+
 /**
- * `files` are POSIX paths relative to outDir; `render` produces each one's text, as pieces, when
- * it is about to be written, so the whole output never sits in memory at once.
+ * Start a write: create the fresh folder and its subfolders now, in the background, while the
+ * caller finishes checking the outputs. Creating thousands of folders (one per Markdown twin) is
+ * slow on some disks; this takes it off the critical path. `files` are POSIX paths relative to
+ * outDir.
  */
-export async function writeAtomically(outDir: string, files: readonly string[], render: (rel: string) => Iterable<string>): Promise<WriteStats> {
+export function prepareWrite(outDir: string, files: readonly string[]): PendingWrite {
   const parent = path.dirname(path.resolve(outDir));
   const base = path.basename(path.resolve(outDir));
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   // `.dist-*` is ignored by git, and staying in the same parent keeps the rename on one filesystem.
   const fresh = path.join(parent, `.dist-${base}-new-${tag}`);
   const old = path.join(parent, `.dist-${base}-old-${tag}`);
-  await mkdirp(parent, { recursive: true });
-  try {
-    await makeDirs(fresh, files);
-    let bytes = 0;
-    await mapLimit(files, WRITE_CONCURRENCY, async (rel) => {
-      const written = await writePieces(path.join(fresh, rel), render(rel));
-      bytes += written; // not `bytes += await …`: that reads `bytes` before the await and loses updates
-    });
-    await swap(outDir, fresh, old);
-    return { files: files.length, bytes };
-  } catch (error) {
+  const ready = makeDirs(fresh, files);
+  ready.catch(() => {}); // reported by commit(); discard() must not leave an unhandled rejection
+  const discard = async (): Promise<void> => {
+    await ready.catch(() => {});
     await rm(fresh, { recursive: true, force: true });
-    throw error;
-  }
+  };
+  return {
+    discard,
+    async commit(render) {
+      try {
+        await ready;
+        let bytes = 0;
+        await mapLimit(files, WRITE_CONCURRENCY, async (rel) => {
+          const written = await writePieces(path.join(fresh, rel), render(rel));
+          bytes += written; // not `bytes += await …`: that reads `bytes` before the await and loses updates
+        });
+        await swap(outDir, fresh, old);
+        return { files: files.length, bytes };
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+  };
+}
+
+/** Render, write and swap in one go. */
+export function writeAtomically(outDir: string, files: readonly string[], render: (rel: string) => Iterable<string>): Promise<WriteStats> {
+  return prepareWrite(outDir, files).commit(render);
 }
 
 /** One piece: one writeFile. More: one handle, pieces batched into ~1 MB writes. Returns bytes. */
@@ -84,22 +109,25 @@ async function writePieces(file: string, pieces: Iterable<string>): Promise<numb
   }
 }
 
-/** Every folder the files need, shallowest first, each level in parallel (a site has thousands). */
+/**
+ * Every folder the files need. Folders that hold other folders are few (api/v1, servicios…) and
+ * made first, synchronously; the many leaf folders are then all queued at once, so the thread
+ * pool keeps creating them even while the main thread is busy checking outputs.
+ */
 async function makeDirs(root: string, files: readonly string[]): Promise<void> {
-  const dirs = new Set<string>(['.']);
+  await mkdirp(path.dirname(root), { recursive: true });
+  const dirs = new Set<string>();
   for (const rel of files) {
-    for (let dir = path.posix.dirname(rel); !dirs.has(dir); dir = path.posix.dirname(dir)) dirs.add(dir);
+    for (let dir = path.posix.dirname(rel); dir !== '.' && !dirs.has(dir); dir = path.posix.dirname(dir)) dirs.add(dir);
   }
-  const byDepth = new Map<number, string[]>();
+  const parents = new Set<string>();
   for (const dir of dirs) {
-    const depth = dir === '.' ? 0 : dir.split('/').length;
-    const level = byDepth.get(depth) ?? [];
-    level.push(dir);
-    byDepth.set(depth, level);
+    const up = path.posix.dirname(dir);
+    if (up !== '.') parents.add(up);
   }
-  for (const depth of [...byDepth.keys()].sort((a, b) => a - b)) {
-    await mapLimit(byDepth.get(depth) ?? [], WRITE_CONCURRENCY, (dir) => mkdir(path.join(root, dir)));
-  }
+  mkdirSync(root);
+  for (const dir of [...parents].sort()) mkdirSync(path.join(root, dir), { recursive: true });
+  await Promise.all([...dirs].filter((d) => !parents.has(d)).map((dir) => mkdir(path.join(root, dir))));
 }
 
 async function swap(outDir: string, fresh: string, old: string): Promise<void> {

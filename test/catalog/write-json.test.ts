@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JsonCache } from '../../scripts/catalog/json.ts';
-import { writeAtomically } from '../../scripts/catalog/write.ts';
+import { prepareWrite, writeAtomically } from '../../scripts/catalog/write.ts';
 import { cleanupTemp, readTree, tempDir } from './helpers.ts';
 
 afterAll(cleanupTemp);
@@ -37,6 +37,19 @@ describe('writeAtomically', () => {
     await expect(failing).rejects.toThrow('render failed');
     expect(await readFile(path.join(out, 'keep.txt'), 'utf8')).toBe('previous');
     expect(await readdir(parent)).toEqual(['dist']);
+  });
+});
+
+describe('prepareWrite', () => {
+  it('discarding a prepared write leaves the previous folder and no temporary folder', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    await mkdir(out);
+    await writeFile(path.join(out, 'keep.txt'), 'previous');
+    const pending = prepareWrite(out, ['a/b/c.md', 'a/d/e.md', 'api/v1/x.json']);
+    await pending.discard();
+    expect(await readdir(parent)).toEqual(['dist']);
+    expect(await readdir(out)).toEqual(['keep.txt']);
   });
 });
 
