@@ -50,14 +50,25 @@ export function parseRetentionDays(value: unknown): number | null {
   throw ChatError.badRequest(`Bad value for 'message_retention_days': ${String(value)}`);
 }
 
-/** A GroupSetting parameter: an existing group id (not role:internet) or {direct_members, direct_subgroups}. */
+/** Settings whose configuration refuses role:everyone (allow_everyone_group=False upstream). */
+const NO_EVERYONE: ReadonlySet<string> = new Set(['can_add_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group']);
+
+/**
+ * A GroupSetting parameter, checked as Zulip's access_user_group_for_setting: a named group id
+ * (`Invalid user group`, `User group is deactivated.`, then the setting's system-group limits:
+ * never role:internet, role:everyone only where allowed) or {direct_members, direct_subgroups}
+ * (`Invalid user ID: N`, then `Invalid user group ID: N` / `User group is deactivated.`).
+ */
 export function parseGroupSetting(engine: Engine, setting: string, value: unknown): GroupSettingValue {
   const groups = engine.state.userGroups;
   if (typeof value === 'number' && Number.isSafeInteger(value)) {
     const group = groups.get(value);
-    if (!group || group.deactivated) throw ChatError.badRequest(`Invalid user group ID: ${value}`);
-    if (group.name === 'role:internet') {
-      throw ChatError.badRequest(`'${setting}' setting cannot be set to 'role:internet' group.`);
+    if (!group) throw ChatError.badRequest('Invalid user group');
+    if (group.deactivated) throw ChatError.badRequest('User group is deactivated.');
+    for (const name of ['role:internet', 'role:everyone']) {
+      if (group.name === name && (name === 'role:internet' || NO_EVERYONE.has(setting))) {
+        throw ChatError.badRequest(`'${setting}' setting cannot be set to '${name}' group.`);
+      }
     }
     return value;
   }
@@ -80,9 +91,10 @@ export function parseGroupSetting(engine: Engine, setting: string, value: unknow
       const u = engine.state.users.get(id);
       if (!u || !u.is_active || u.is_system_bot) throw ChatError.badRequest(`Invalid user ID: ${id}`);
     }
-    for (const id of subgroups as number[]) {
-      const g = groups.get(id);
-      if (!g || g.deactivated) throw ChatError.badRequest(`Invalid user group ID: ${id}`);
+    const missing = (subgroups as number[]).find((id) => !groups.has(id));
+    if (missing !== undefined) throw ChatError.badRequest(`Invalid user group ID: ${missing}`);
+    if ((subgroups as number[]).some((id) => groups.get(id)!.deactivated)) {
+      throw ChatError.badRequest('User group is deactivated.');
     }
     return {
       direct_members: [...new Set(members as number[])].sort((a, b) => a - b),
@@ -140,8 +152,35 @@ export interface ResolvedSettings {
   groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
 }
 
+/** The setting values of a subscribe/create request, parsed before anything else is looked at. */
+export interface CheckedSettingValues {
+  retention: number | null;
+  groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
+}
+
+/**
+ * Zulip parses the group settings, the folder and message_retention_days of a subscribe request
+ * up front, for every request (channels to create or not): a bad value fails even when every
+ * channel already exists.
+ */
+export function checkSettingValues(engine: Engine, s: ChannelSettings): CheckedSettingValues {
+  const groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
+  for (const key of CHANNEL_GROUP_SETTINGS) {
+    if (s.groups[key] !== undefined) groups[key] = parseGroupSetting(engine, key, s.groups[key]);
+  }
+  // The simulator has no channel folders: every folder id is unknown.
+  if (s.folder_id !== undefined) throw ChatError.badRequest('Invalid channel folder ID');
+  const retention = s.message_retention_days === undefined ? null : parseRetentionDays(s.message_retention_days);
+  return { retention, groups };
+}
+
 /** Checks for creating channels of this kind, in Zulip's order (reference §4.5). */
-export function checkCreationSettings(engine: Engine, actor: UserRecord, s: ChannelSettings): ResolvedSettings {
+export function checkCreationSettings(
+  engine: Engine,
+  actor: UserRecord,
+  s: ChannelSettings,
+  values: CheckedSettingValues = checkSettingValues(engine, s),
+): ResolvedSettings {
   const realm = engine.state.realm;
   const kindGroup = s.is_web_public
     ? realm.can_create_web_public_channel_group
@@ -151,15 +190,8 @@ export function checkCreationSettings(engine: Engine, actor: UserRecord, s: Chan
   if (!isUserInGroup(engine, actor.id, kindGroup)) throw ChatError.insufficientPermission();
   if (s.is_default_stream && s.invite_only) throw ChatError.badRequest('A default channel cannot be private.');
   if (s.is_web_public && !realm.enable_spectator_access) throw ChatError.badRequest('Web-public channels are not enabled.');
-  let retention: number | null = null;
-  if (s.message_retention_days !== undefined) {
-    retention = parseRetentionDays(s.message_retention_days);
-    if (s.message_retention_days !== 'realm_default' && !isOwner(actor)) throw ChatError.ownerRequired();
-  }
-  if (s.folder_id !== undefined) throw ChatError.badRequest('Invalid channel folder ID');
-  const groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
-  for (const key of CHANNEL_GROUP_SETTINGS) {
-    if (s.groups[key] !== undefined) groups[key] = parseGroupSetting(engine, key, s.groups[key]);
+  if (s.message_retention_days !== undefined && s.message_retention_days !== 'realm_default' && !isOwner(actor)) {
+    throw ChatError.ownerRequired();
   }
   // Public and web-public channels always show history to subscribers.
   const historyPublic = s.invite_only && !s.is_web_public ? (s.history_public_to_subscribers ?? false) : true;
@@ -168,10 +200,10 @@ export function checkCreationSettings(engine: Engine, actor: UserRecord, s: Chan
     is_web_public: s.is_web_public,
     is_default_stream: s.is_default_stream,
     history_public_to_subscribers: historyPublic,
-    message_retention_days: retention,
+    message_retention_days: values.retention,
     topics_policy: s.topics_policy ?? 'inherit',
     folder_id: null,
-    groups,
+    groups: values.groups,
   };
 }
 

@@ -20,6 +20,7 @@ import { sendSubscriptionNotices } from './notifications.ts';
 import type { StreamRecord, SubscriptionRecord, UserRecord } from './state.ts';
 import {
   checkCreationSettings,
+  checkSettingValues,
   checkStreamName,
   doCreateStream,
   isHexColor,
@@ -143,12 +144,12 @@ export interface SubscribeResult {
 
 export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams): Outcome<SubscribeResult> {
   // ---- check
+  const values = checkSettingValues(engine, p);
   const names: { name: string; item: SubscribeRequestItem }[] = [];
   for (const item of p.subscriptions) {
     const name = checkStreamName(engine, item.name);
     if (!names.some((n) => n.name.toLowerCase() === name.toLowerCase())) names.push({ name, item });
   }
-  const principals = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
   const existing: StreamRecord[] = [];
   const toCreate: { name: string; item: SubscribeRequestItem }[] = [];
   for (const n of names) {
@@ -156,7 +157,7 @@ export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams)
     if (stream) existing.push(stream);
     else toCreate.push(n);
   }
-  const settings = toCreate.length > 0 ? checkCreationSettings(engine, actor, p) : null;
+  const settings = toCreate.length > 0 ? checkCreationSettings(engine, actor, p, values) : null;
   const authorized: StreamRecord[] = [];
   const unauthorized: StreamRecord[] = [];
   for (const stream of existing) {
@@ -166,10 +167,13 @@ export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams)
   if (unauthorized.length > 0 && p.authorization_errors_fatal) {
     throw ChatError.badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
   }
-  const others = principals.some((u) => u.id !== actor.id);
+  // Zulip decides "subscribing others" from the raw principals (an email, even one's own,
+  // counts as someone else) and resolves them only after the authorization checks.
+  const others = p.principals.length > 0 && !p.principals.every((id) => id === actor.id);
   if (others) {
     for (const stream of authorized) if (!canAddSubscribers(engine, actor, stream)) throw ChatError.insufficientPermission();
   }
+  const principals = others ? resolvePrincipals(engine, p.principals) : [actor];
 
   // ---- do
   const events: Effect[] = [];
