@@ -10,18 +10,6 @@ export type Slug = string;
 export type Text = string;
 export type AbsoluteUrl = string;
 /**
- * The zone's page on the website.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Areas have no detail form: the list that holds this entry.
- */
-export type AbsoluteUrl2 = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl3 = string;
-/**
  * Stable identifier: page kind, page slug and a hash of the question.
  */
 export type FaqId = string;
@@ -29,10 +17,6 @@ export type FaqId = string;
  * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate1 = string;
 
 /**
  * List envelope of area.
@@ -57,9 +41,18 @@ export interface Area {
   modality: 'presencial' | 'remoto' | 'mixto';
   localities: Text[];
   services_available: ResourceLink[];
-  url: AbsoluteUrl1;
-  json_url: AbsoluteUrl2;
-  markdown_url: AbsoluteUrl3;
+  /**
+   * The zone's page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Areas have no detail form: the list that holds this entry.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   faqs: PageFaq[];
   published?: IsoDate;
   /**
@@ -71,7 +64,10 @@ export interface Area {
    * At 200 words a minute, rounded up.
    */
   reading_time_minutes: number;
-  updated: IsoDate1;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
 }
 /**

@@ -15,110 +15,14 @@ export type ServiceLineId = 'captacion' | 'sistemas';
  */
 export type Slug = string;
 /**
- * The human-readable page on the website.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl2 = string;
-/**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
-/**
- * The human-readable page on the website.
- */
-export type AbsoluteUrl3 = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl4 = string;
-/**
- * Last content change, from the content.
- */
-export type IsoDate1 = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl5 = string;
 /**
  * Stable identifier: page kind, page slug and a hash of the question.
  */
 export type FaqId = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate2 = string;
-/**
- * The human-readable page on the website.
- */
-export type AbsoluteUrl6 = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl7 = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate3 = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl8 = string;
-/**
- * The zone's page on the website.
- */
-export type AbsoluteUrl9 = string;
-/**
- * Areas have no detail form: the list that holds this entry.
- */
-export type AbsoluteUrl10 = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl11 = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate4 = string;
-/**
- * A non-empty string.
- */
-export type Text1 = string;
-/**
- * The human-readable page on the website.
- */
-export type AbsoluteUrl12 = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl13 = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate5 = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl14 = string;
-/**
- * The page the question is answered on.
- */
-export type AbsoluteUrl15 = string;
 export type PageKind = 'service' | 'sector' | 'insight' | 'area' | 'page';
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate6 = string;
-/**
- * The page's JSON resource, where one exists.
- */
-export type AbsoluteUrl16 = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate7 = string;
 
 /**
  * bundle.json: the whole catalog in one request.
@@ -154,8 +58,14 @@ export interface Organization {
    * Declared coverage, resolved against areas.json.
    */
   coverage: CoverageArea[];
-  url: AbsoluteUrl1;
-  json_url: AbsoluteUrl2;
+  /**
+   * The human-readable page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
   /**
    * The page's main text, Markdown (headings from ##).
    */
@@ -170,6 +80,9 @@ export interface Organization {
     url: AbsoluteUrl;
     [k: string]: unknown | undefined;
   };
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
 }
@@ -235,11 +148,23 @@ export interface Service {
   service_line_name: Text;
   order: number;
   duration: Text;
-  url: AbsoluteUrl3;
-  json_url: AbsoluteUrl4;
-  updated: IsoDate1;
+  /**
+   * The human-readable page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
-  markdown_url: AbsoluteUrl5;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   audience: Text;
   problems: Text[];
   outcomes: Text[];
@@ -249,7 +174,7 @@ export interface Service {
   sectors: ResourceLink[];
   keywords: Text[];
   faqs: PageFaq[];
-  published?: IsoDate2;
+  published?: IsoDate;
   /**
    * The page's main text, Markdown (headings from ##).
    */
@@ -280,11 +205,23 @@ export interface Sector {
   title: Text;
   summary: Text;
   typical_clients: Text[];
-  url: AbsoluteUrl6;
-  json_url: AbsoluteUrl7;
-  updated: IsoDate3;
+  /**
+   * The human-readable page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
-  markdown_url: AbsoluteUrl8;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   frictions: TitledItem[];
   what_can_be_done: TitledItem[];
   related_services: ResourceLink[];
@@ -294,7 +231,7 @@ export interface Sector {
    */
   services: ResourceLink[];
   faqs: PageFaq[];
-  published?: IsoDate2;
+  published?: IsoDate;
   /**
    * The page's main text, Markdown (headings from ##).
    */
@@ -318,11 +255,20 @@ export interface Area {
   modality: 'presencial' | 'remoto' | 'mixto';
   localities: Text[];
   services_available: ResourceLink[];
-  url: AbsoluteUrl9;
-  json_url: AbsoluteUrl10;
-  markdown_url: AbsoluteUrl11;
+  /**
+   * The zone's page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Areas have no detail form: the list that holds this entry.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   faqs: PageFaq[];
-  published?: IsoDate2;
+  published?: IsoDate;
   /**
    * The page's main text, Markdown (headings from ##).
    */
@@ -332,7 +278,10 @@ export interface Area {
    * At 200 words a minute, rounded up.
    */
   reading_time_minutes: number;
-  updated: IsoDate4;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
 }
 /**
@@ -343,15 +292,30 @@ export interface Insight {
   title: Text;
   summary: Text;
   question: Text;
-  answer: Text1;
+  /**
+   * A direct, quotable answer.
+   */
+  answer: Text;
   author: Text;
   tags: Text[];
-  published: IsoDate2;
-  url: AbsoluteUrl12;
-  json_url: AbsoluteUrl13;
-  updated: IsoDate5;
+  published: IsoDate;
+  /**
+   * The human-readable page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
-  markdown_url: AbsoluteUrl14;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   key_points: Text[];
   related_services: ResourceLink[];
   related_sectors: ResourceLink[];
@@ -373,9 +337,15 @@ export interface Faq {
   id: FaqId;
   question: Text;
   answer: Text;
-  url: AbsoluteUrl15;
+  /**
+   * The page the question is answered on.
+   */
+  url: AbsoluteUrl;
   page: FaqOrigin;
-  updated: IsoDate6;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
 }
 export interface FaqOrigin {
@@ -394,7 +364,13 @@ export interface Page {
   description: Text;
   url: AbsoluteUrl;
   markdown_url: AbsoluteUrl;
-  json_url?: AbsoluteUrl16;
-  updated: IsoDate7;
+  /**
+   * The page's JSON resource, where one exists.
+   */
+  json_url?: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
 }

@@ -8,18 +8,14 @@ export type FaqId = string;
  * A non-empty string.
  */
 export type Text = string;
-/**
- * The page the question is answered on.
- */
 export type AbsoluteUrl = string;
 export type PageKind = 'service' | 'sector' | 'insight' | 'area' | 'page';
 /**
  * Identifier: lowercase ASCII words joined by '-'; equals the file name and the last segment of the page address.
  */
 export type Slug = string;
-export type AbsoluteUrl1 = string;
 /**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
 
@@ -30,8 +26,14 @@ export interface Faq {
   id: FaqId;
   question: Text;
   answer: Text;
+  /**
+   * The page the question is answered on.
+   */
   url: AbsoluteUrl;
   page: FaqOrigin;
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
 }
@@ -39,7 +41,7 @@ export interface FaqOrigin {
   kind: PageKind;
   slug: Slug;
   title: Text;
-  url: AbsoluteUrl1;
+  url: AbsoluteUrl;
 }
 /**
  * Provenance: where the item comes from, so agents can cache and diff.

@@ -9,30 +9,10 @@ export type Slug = string;
  */
 export type Text = string;
 /**
- * A non-empty string.
- */
-export type Text1 = string;
-/**
  * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
-/**
- * The human-readable page on the website.
- */
 export type AbsoluteUrl = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl1 = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate1 = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl2 = string;
-export type AbsoluteUrl3 = string;
 /**
  * Stable identifier: page kind, page slug and a hash of the question.
  */
@@ -46,15 +26,30 @@ export interface Insight {
   title: Text;
   summary: Text;
   question: Text;
-  answer: Text1;
+  /**
+   * A direct, quotable answer.
+   */
+  answer: Text;
   author: Text;
   tags: Text[];
   published: IsoDate;
+  /**
+   * The human-readable page on the website.
+   */
   url: AbsoluteUrl;
-  json_url: AbsoluteUrl1;
-  updated: IsoDate1;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
-  markdown_url: AbsoluteUrl2;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   key_points: Text[];
   related_services: ResourceLink[];
   related_sectors: ResourceLink[];
@@ -88,8 +83,8 @@ export interface Source {
 export interface ResourceLink {
   slug: Slug;
   title: Text;
-  url: AbsoluteUrl3;
-  json_url: AbsoluteUrl3;
+  url: AbsoluteUrl;
+  json_url: AbsoluteUrl;
 }
 /**
  * A question answered on the page itself (the full list, with origins, is faqs.json).

@@ -9,25 +9,10 @@ export type Slug = string;
  */
 export type Text = string;
 /**
- * A non-empty string.
- */
-export type Text1 = string;
-/**
  * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
-/**
- * The human-readable page on the website.
- */
 export type AbsoluteUrl = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl1 = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate1 = string;
 
 /**
  * List envelope of insight-summary.
@@ -47,13 +32,25 @@ export interface InsightSummary {
   title: Text;
   summary: Text;
   question: Text;
-  answer: Text1;
+  /**
+   * A direct, quotable answer.
+   */
+  answer: Text;
   author: Text;
   tags: Text[];
   published: IsoDate;
+  /**
+   * The human-readable page on the website.
+   */
   url: AbsoluteUrl;
-  json_url: AbsoluteUrl1;
-  updated: IsoDate1;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
+  updated: IsoDate;
   source: Source;
 }
 /**

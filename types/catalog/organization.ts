@@ -15,15 +15,7 @@ export type ServiceLineId = 'captacion' | 'sistemas';
  */
 export type Slug = string;
 /**
- * The human-readable page on the website.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl2 = string;
-/**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
 
@@ -45,8 +37,14 @@ export interface Organization {
    * Declared coverage, resolved against areas.json.
    */
   coverage: CoverageArea[];
-  url: AbsoluteUrl1;
-  json_url: AbsoluteUrl2;
+  /**
+   * The human-readable page on the website.
+   */
+  url: AbsoluteUrl;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
   /**
    * The page's main text, Markdown (headings from ##).
    */
@@ -61,6 +59,9 @@ export interface Organization {
     url: AbsoluteUrl;
     [k: string]: unknown | undefined;
   };
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
 }

@@ -11,11 +11,7 @@ export type Slug = string;
 export type Text = string;
 export type AbsoluteUrl = string;
 /**
- * The page's JSON resource, where one exists.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
 
@@ -29,7 +25,13 @@ export interface Page {
   description: Text;
   url: AbsoluteUrl;
   markdown_url: AbsoluteUrl;
-  json_url?: AbsoluteUrl1;
+  /**
+   * The page's JSON resource, where one exists.
+   */
+  json_url?: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
 }

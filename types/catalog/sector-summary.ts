@@ -8,16 +8,9 @@ export type Slug = string;
  * A non-empty string.
  */
 export type Text = string;
-/**
- * The human-readable page on the website.
- */
 export type AbsoluteUrl = string;
 /**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
 
@@ -29,8 +22,17 @@ export interface SectorSummary {
   title: Text;
   summary: Text;
   typical_clients: Text[];
+  /**
+   * The human-readable page on the website.
+   */
   url: AbsoluteUrl;
-  json_url: AbsoluteUrl1;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
 }

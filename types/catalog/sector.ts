@@ -8,31 +8,15 @@ export type Slug = string;
  * A non-empty string.
  */
 export type Text = string;
-/**
- * The human-readable page on the website.
- */
 export type AbsoluteUrl = string;
 /**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
-/**
- * The page's Markdown twin.
- */
-export type AbsoluteUrl2 = string;
-export type AbsoluteUrl3 = string;
 /**
  * Stable identifier: page kind, page slug and a hash of the question.
  */
 export type FaqId = string;
-/**
- * A calendar date, YYYY-MM-DD.
- */
-export type IsoDate1 = string;
 
 /**
  * sectors/{slug}.json: one sector in full: usual frictions and what can be done.
@@ -42,11 +26,23 @@ export interface Sector {
   title: Text;
   summary: Text;
   typical_clients: Text[];
+  /**
+   * The human-readable page on the website.
+   */
   url: AbsoluteUrl;
-  json_url: AbsoluteUrl1;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
-  markdown_url: AbsoluteUrl2;
+  /**
+   * The page's Markdown twin.
+   */
+  markdown_url: AbsoluteUrl;
   frictions: TitledItem[];
   what_can_be_done: TitledItem[];
   related_services: ResourceLink[];
@@ -56,7 +52,7 @@ export interface Sector {
    */
   services: ResourceLink[];
   faqs: PageFaq[];
-  published?: IsoDate1;
+  published?: IsoDate;
   /**
    * The page's main text, Markdown (headings from ##).
    */
@@ -90,8 +86,8 @@ export interface TitledItem {
 export interface ResourceLink {
   slug: Slug;
   title: Text;
-  url: AbsoluteUrl3;
-  json_url: AbsoluteUrl3;
+  url: AbsoluteUrl;
+  json_url: AbsoluteUrl;
 }
 /**
  * A question answered on the page itself (the full list, with origins, is faqs.json).

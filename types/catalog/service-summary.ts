@@ -9,16 +9,9 @@ export type Slug = string;
  */
 export type Text = string;
 export type ServiceLineId = 'captacion' | 'sistemas';
-/**
- * The human-readable page on the website.
- */
 export type AbsoluteUrl = string;
 /**
- * Address of this resource's own JSON.
- */
-export type AbsoluteUrl1 = string;
-/**
- * Last content change, from the content.
+ * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
 
@@ -33,8 +26,17 @@ export interface ServiceSummary {
   service_line_name: Text;
   order: number;
   duration: Text;
+  /**
+   * The human-readable page on the website.
+   */
   url: AbsoluteUrl;
-  json_url: AbsoluteUrl1;
+  /**
+   * Address of this resource's own JSON.
+   */
+  json_url: AbsoluteUrl;
+  /**
+   * Last content change, from the content.
+   */
   updated: IsoDate;
   source: Source;
 }
