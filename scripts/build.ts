@@ -10,7 +10,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatIssues } from './catalog/issues.ts';
 import { buildCatalog } from './catalog/pipeline.ts';
 import { watchCatalog } from './catalog/watch.ts';
 import { startCatalogServer } from './serve.ts';
@@ -34,6 +33,7 @@ const options = {
   outDir: path.resolve(values.out),
   siteUrl: values['site-url'],
   log: (line: string) => console.log(line),
+  report: (text: string) => console.error(text),
 };
 
 if (values.watch) {
@@ -46,7 +46,6 @@ if (values.watch) {
 } else {
   const result = await buildCatalog(options);
   if (!result.ok) {
-    console.error(formatIssues(result.issues));
     console.error(`${path.relative(process.cwd(), options.outDir) || options.outDir} left untouched.`);
     process.exitCode = 1;
   }

@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { checkOutputs } from './check-output.ts';
 import { sitePath, type CollectionKind } from './collections.ts';
 import { emitCatalog, type Outputs } from './emit.ts';
-import { issue, sortIssues, type Issue } from './issues.ts';
+import { formatIssues, issue, sortIssues, type Issue } from './issues.ts';
 import { JsonCache } from './json.ts';
 import { checkLinks, type DraftRef, type PresentRef } from './link-check.ts';
 import { loadContent, type SourceFile } from './load.ts';
@@ -25,6 +25,8 @@ export interface BuildOptions {
   /** Base address of the website; defaults to the organization's own site. */
   siteUrl?: string;
   log?: (line: string) => void;
+  /** Where the list of problems of a failed build goes (the CLI: stderr); defaults to `log`. */
+  report?: (text: string) => void;
   /** Seconds since the epoch for `generated_at` (reproducible builds); defaults to env SOURCE_DATE_EPOCH. */
   sourceDateEpoch?: string;
 }
@@ -34,7 +36,11 @@ export type BuildResult = { ok: true; files: number; bytes: number; ms: number }
 export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const fail = (issues: Issue[]): BuildResult => ({ ok: false, issues: sortIssues(issues) });
+  const fail = (issues: Issue[]): BuildResult => {
+    const sorted = sortIssues(issues);
+    (options.report ?? log)(formatIssues(sorted));
+    return { ok: false, issues: sorted };
+  };
 
   let site: Site;
   try {

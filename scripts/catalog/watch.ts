@@ -4,7 +4,6 @@
  * since the pipeline only swaps dist/ after a clean build.
  */
 import { watch } from 'chokidar';
-import { formatIssues } from './issues.ts';
 import { buildCatalog, type BuildOptions, type BuildResult } from './pipeline.ts';
 
 export interface WatchOptions {
@@ -32,8 +31,8 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
     }
     running = true;
     try {
-      const result = await buildCatalog(build);
-      if (!result.ok) opts.report(`${formatIssues(result.issues)}\nKeeping the last good build.`);
+      const result = await buildCatalog({ ...build, report: opts.report });
+      if (!result.ok) opts.report('Keeping the last good build.');
       opts.onBuild?.(result);
     } catch (error) {
       opts.report(`Build crashed: ${(error as Error).stack ?? String(error)}`);

@@ -196,10 +196,12 @@ describe('a broken content folder', () => {
   it.each(BROKEN)('with %s fails naming the file and field, and leaves dist/ untouched', async (_name, breakIt, expected) => {
     const content = await copyContent();
     await breakIt(content);
-    const result = await buildCatalog({ contentDir: content, outDir: previous });
+    const reported: string[] = [];
+    const result = await buildCatalog({ contentDir: content, outDir: previous, report: (text) => reported.push(text) });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues).toContainEqual(expect.objectContaining(expected));
+    expect(reported.join('\n')).toContain(`  ${expected.file}: ${expected.field}: `);
     const after = await readTree(previous);
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [rel, bytes] of before) expect(after.get(rel)?.equals(bytes), rel).toBe(true);
