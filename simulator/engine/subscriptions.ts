@@ -344,17 +344,23 @@ export interface UnsubscribeParams {
   principals: (number | string)[];
 }
 
-/** DELETE /users/me/subscriptions: `removed` / `not_removed` channel names. */
-export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribeParams): Outcome<{ removed: string[]; not_removed: string[] }> {
-  const users = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
+/** The channels named for leaving, or `Channel(s) (a, b) do not exist` for unknown or hidden ones. */
+export function checkUnsubscribeNames(engine: Engine, actor: UserRecord, names: readonly string[]): StreamRecord[] {
   const streams: StreamRecord[] = [];
   const missing: string[] = [];
-  for (const raw of p.subscriptions) {
+  for (const raw of names) {
     const stream = getStreamByName(engine, raw);
     if (!stream || !canAccessStreamMetadata(engine, actor, stream)) missing.push(raw.trim());
     else if (!streams.includes(stream)) streams.push(stream);
   }
   if (missing.length > 0) throw ChatError.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
+  return streams;
+}
+
+/** DELETE /users/me/subscriptions: `removed` / `not_removed` channel names. */
+export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribeParams): Outcome<{ removed: string[]; not_removed: string[] }> {
+  const users = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
+  const streams = checkUnsubscribeNames(engine, actor, p.subscriptions);
   if (users.some((u) => u.id !== actor.id)) {
     for (const stream of streams) {
       if (!isUserInGroupSetting(engine, actor.id, stream.groups.can_remove_subscribers_group) && !isAdmin(actor)) {

@@ -104,12 +104,8 @@ describe('parameter decoding (reference §1.3)', () => {
       'BAD_REQUEST',
       'subscription_data[0]["stream_id"] is not an integer',
     ],
-    [
-      'unexpected nested key',
-      { subscription_data: [{ stream_id: 4, property: 'color', value: '#fff', extra: 1 }] },
-      'BAD_REQUEST',
-      'Argument "extra" at subscription_data[0] is unexpected',
-    ],
+    // Unknown keys of an item are ignored (a plain pydantic BaseModel upstream): see
+    // reference-conformance.test.ts.
   ];
   it.each(cases)('%s', async (_name, body, code, msg) => {
     const res = await sim().request({ method: 'POST', path: '/api/v1/users/me/subscriptions/properties', as: 'hamlet@zulip.com', body });

@@ -56,7 +56,7 @@ describe('HTTP server', () => {
     expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
     const options = await fetch(`${server.url}/users/me/subscriptions`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('DELETE, GET, HEAD, POST');
+    expect(options.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH, POST');
   });
 
   it('refuses an oversized body with a clean JSON error', async () => {

@@ -8,6 +8,7 @@ import {
   subscribe,
   unsubscribe,
   updateSubscriptionProperties,
+  checkUnsubscribeNames,
   SUBSCRIPTION_PROPERTIES,
   type PropertyChange,
   type SubscribeRequestItem,
@@ -51,6 +52,11 @@ const creationParams: ParamSpec[] = [
   bool('send_new_subscription_messages', true),
 ];
 
+/** Creation parameters at their defaults (for the composed PATCH, which sends none). */
+const DEFAULT_CREATION: Record<string, unknown> = Object.fromEntries(
+  creationParams.map((spec) => [spec.name, spec.default]),
+);
+
 function settingsFrom(params: Record<string, unknown>): ChannelSettings {
   const groups: ChannelSettings['groups'] = {};
   for (const key of CHANNEL_GROUP_SETTINGS) if (params[key] !== undefined) groups[key] = params[key];
@@ -72,12 +78,8 @@ function parseSubscriptions(maxDescription: number) {
     (value as unknown[]).map((item, i) => {
       const at = `${name}[${i}]`;
       if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+      // A plain pydantic BaseModel upstream (AddSubscriptionData): unknown keys are ignored.
       const entry = item as Record<string, unknown>;
-      for (const key of Object.keys(entry)) {
-        if (key !== 'name' && key !== 'color' && key !== 'description') {
-          throw ChatError.badRequest(`Argument "${key}" at ${at} is unexpected`);
-        }
-      }
       if (entry.name === undefined) throw ChatError.badRequest(`${at}["name"] is missing`);
       if (typeof entry.name !== 'string') throw ChatError.badRequest(`${at}["name"] is not a string`);
       const out: SubscribeRequestItem = { name: entry.name };
@@ -103,15 +105,13 @@ function parseSubscriptionData(value: unknown, name: string): PropertyChange[] {
   return (value as unknown[]).map((item, i) => {
     const at = `${name}[${i}]`;
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    // A plain pydantic BaseModel upstream (SubscriptionPropertyChangeRequest): unknown keys are
+    // ignored, and stream_id is read in lax mode, so "3" is 3 (Zulip's own docstring sends that).
     const entry = item as Record<string, unknown>;
-    for (const key of Object.keys(entry)) {
-      if (key !== 'stream_id' && key !== 'property' && key !== 'value') {
-        throw ChatError.badRequest(`Argument "${key}" at ${at} is unexpected`);
-      }
-    }
     for (const key of ['stream_id', 'property', 'value']) {
       if (entry[key] === undefined) throw ChatError.badRequest(`${at}["${key}"] is missing`);
     }
+    if (typeof entry.stream_id === 'string' && /^\s*-?\d+\s*$/.test(entry.stream_id)) entry.stream_id = Number(entry.stream_id);
     if (!Number.isSafeInteger(entry.stream_id)) throw ChatError.badRequest(`${at}["stream_id"] is not an integer`);
     if (typeof entry.property !== 'string') throw ChatError.badRequest(`${at}["property"] is not a string`);
     if (typeof entry.value !== 'boolean' && typeof entry.value !== 'string') {
@@ -221,6 +221,40 @@ export const channelRoutes: Route[] = [
         }),
       );
       return { ...result };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/users/me/subscriptions',
+    // Upstream composes the add and remove views; the add view refuses guests even when only
+    // `delete` is sent.
+    auth: 'member',
+    summary: 'subscribe to and leave channels in one request',
+    params: [
+      { name: 'delete', type: 'string_array' },
+      { name: 'add', type: 'json_array', validate: parseSubscriptions(1024) },
+    ],
+    handler({ engine, user, params }) {
+      const add = parseSubscriptions(engine.state.realm.max_stream_description_length)(params.add ?? [], 'add');
+      const remove = (params.delete as string[] | undefined) ?? [];
+      if (add.length === 0 && remove.length === 0) {
+        throw ChatError.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
+      }
+      // One transaction upstream: a removal that would fail must fail before anything is added.
+      checkUnsubscribeNames(engine, user!, remove);
+      const added = commit(
+        engine,
+        subscribe(engine, user!, {
+          ...settingsFrom(DEFAULT_CREATION),
+          subscriptions: add,
+          principals: [],
+          authorization_errors_fatal: true,
+          announce: false,
+          send_new_subscription_messages: true,
+        }),
+      );
+      const removed = commit(engine, unsubscribe(engine, user!, { subscriptions: remove, principals: [] }));
+      return { ...added, ...removed };
     },
   },
   {
