@@ -19,14 +19,17 @@ export interface GetMessagesParams extends FormatOptions {
   numBefore: number;
   numAfter: number;
   includeAnchor: boolean;
-  /** Whether include_anchor was sent at all (for the message_ids combination check). */
-  includeAnchorSent: boolean;
   narrow: NarrowTerm[];
   messageIds: number[] | undefined;
   useFirstUnreadAnchor: boolean;
 }
 
 type Anchor = number | 'first_unread';
+
+const tooMany = () => ChatError.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+
+/** What Python's int() accepts: surrounding whitespace, a sign, digits with single underscores. */
+const PYTHON_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
 
 /** Zulip's parse_anchor_value. */
 export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): Anchor {
@@ -35,8 +38,8 @@ export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): A
   if (raw === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
   if (raw === 'oldest') return 0;
   if (raw === 'first_unread') return 'first_unread';
-  if (!/^\s*[+-]?\d+\s*$/.test(raw)) throw ChatError.badRequest('Invalid anchor');
-  const n = Number(raw.trim());
+  if (!PYTHON_INT.test(raw)) throw ChatError.badRequest('Invalid anchor');
+  const n = Number(raw.trim().replace(/_/g, ''));
   if (n < 0) return 0;
   return Math.min(n, LARGER_THAN_MAX_MESSAGE_ID);
 }
@@ -120,10 +123,13 @@ export function renderHits(
 
 export function getMessages(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): Record<string, unknown> {
   if (params.messageIds !== undefined) {
-    if (params.anchor !== undefined || params.numBefore || params.numAfter || params.includeAnchorSent || params.useFirstUnreadAnchor) {
+    // Zulip tests truthiness: num_before=0 or use_first_unread_anchor=false may accompany
+    // message_ids, and include_anchor is not checked at all (it is forced to false).
+    if (params.anchor !== undefined || params.numBefore || params.numAfter || params.useFirstUnreadAnchor) {
       const parameters = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
       throw ChatError.badRequest(`Unsupported parameter combination: ${parameters}`, { parameters });
     }
+    if (params.messageIds.length > MAX_MESSAGES_PER_FETCH) throw tooMany();
     const narrow = compileNarrow(engine, viewer, params.narrow);
     const hits: Hit[] = [];
     for (const id of [...new Set(params.messageIds)].sort((a, b) => a - b)) {
@@ -144,9 +150,7 @@ export function getMessages(engine: Engine, viewer: UserRecord | undefined, para
 
   const anchorValue = parseAnchor(params.anchor, params.useFirstUnreadAnchor);
   const { numBefore, numAfter, includeAnchor } = params;
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
-    throw ChatError.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  }
+  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
   if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
     throw ChatError.badRequest('The anchor can only be excluded at an end of the range');
   }

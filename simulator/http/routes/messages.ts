@@ -5,12 +5,30 @@ import { commit } from '../../engine/engine.ts';
 import { getMessages, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
 import { addReaction, removeReaction } from '../../engine/messages/reactions.ts';
 import { clientName, sendMessage } from '../../engine/messages/send.ts';
-import { parseNarrow } from '../../engine/narrow/parse.ts';
+import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
 import type { ParamSpec, Route, RouteContext } from '../route.ts';
 
-/** num_before / num_after are NonNegativeInt in Zulip. */
+/**
+ * A negative value for a `NonNegativeInt` parameter (num_before, num_after, message_ids items).
+ * pydantic reports it as `greater_than_equal`, a type missing from typed_endpoint's
+ * ERROR_TEMPLATES, so Zulip's `assert error_template is not None` fails and the request ends in
+ * its generic 500 "Internal server error" (no `code`). Thrown as a non-ChatError on purpose: the
+ * dispatcher answers exactly that envelope.
+ */
+export class NonNegativeIntAssertion extends Error {
+  constructor(name: string) {
+    super(`Pydantic validation error of type "greater_than_equal" has no template (${name})`);
+    this.name = 'NonNegativeIntAssertion';
+  }
+}
+
 function nonNegative(value: unknown, name: string): unknown {
-  if (typeof value === 'number' && value < 0) throw ChatError.badRequest(`${name} is too small`);
+  if (typeof value === 'number' && value < 0) throw new NonNegativeIntAssertion(name);
+  return value;
+}
+
+function nonNegativeList(value: unknown, name: string): unknown {
+  if (Array.isArray(value) && value.some((v) => typeof v === 'number' && v < 0)) throw new NonNegativeIntAssertion(name);
   return value;
 }
 
@@ -18,8 +36,6 @@ function requireUser(ctx: RouteContext) {
   if (!ctx.user) throw ChatError.unauthorized();
   return ctx.user;
 }
-
-const SPECTATOR_OPERATORS = new Set(['channel', 'stream', 'channels', 'streams', 'topic', 'sender', 'has', 'search', 'near', 'id', 'with']);
 
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
@@ -35,6 +51,9 @@ export const messageRoutes: Route[] = [
     method: 'POST',
     path: '/messages',
     auth: 'user',
+    // rest_path("messages", POST=(send_message_backend, {"allow_incoming_webhooks"})): the only
+    // message route an incoming-webhook bot may call.
+    allowIncomingWebhooks: true,
     summary: 'Send a message to a channel topic or a direct-message conversation',
     params: [
       // A Literal in Zulip: checked in declaration order, before `content` is found missing.
@@ -68,36 +87,33 @@ export const messageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/messages',
-    auth: 'optional',
+    // Zulip serves spectators only on /json (allow_anonymous_user_web); on /api/v1 a request
+    // without an Authorization header is refused before the view (rest_dispatch).
+    auth: 'user',
     summary: 'Fetch messages around an anchor, optionally within a narrow',
+    // get_messages_backend declares its keyword parameters alphabetically (by Python name:
+    // client_requested_message_ids is `message_ids`), and the first invalid one is reported.
     params: [
-      { name: 'anchor', type: 'string' },
-      { name: 'num_before', type: 'int', default: 0, validate: nonNegative },
-      { name: 'num_after', type: 'int', default: 0, validate: nonNegative },
-      { name: 'include_anchor', type: 'bool' },
-      { name: 'narrow', type: 'json', default: [] },
-      { name: 'client_gravatar', type: 'bool', default: true },
-      { name: 'apply_markdown', type: 'bool', default: true },
       { name: 'allow_empty_topic_name', type: 'bool', default: false },
-      { name: 'message_ids', type: 'int_array' },
+      { name: 'anchor', type: 'string' },
+      { name: 'apply_markdown', type: 'bool', default: true },
+      { name: 'client_gravatar', type: 'bool', default: true },
+      { name: 'message_ids', type: 'int_array', validate: nonNegativeList },
+      { name: 'include_anchor', type: 'bool', default: true },
+      // NarrowParameter is validated while parameters are read (before num_after / num_before).
+      { name: 'narrow', type: 'json', default: [], validate: (v) => parseNarrow(v) },
+      { name: 'num_after', type: 'int', default: 0, validate: nonNegative },
+      { name: 'num_before', type: 'int', default: 0, validate: nonNegative },
       { name: 'use_first_unread_anchor', type: 'bool', default: false },
     ],
     handler(ctx) {
       const p = ctx.params;
-      const narrow = parseNarrow(p.narrow);
-      // Spectators may only read web-public channels: through a `channels:web-public` narrow,
-      // with operators that need no user (Zulip's is_web_public_narrow / is_spectator_compatible).
-      if (!ctx.user) {
-        const webPublic = narrow.some((t) => ['channels', 'streams'].includes(t.operator) && t.operand === 'web-public' && !t.negated);
-        if (!webPublic || !narrow.every((t) => SPECTATOR_OPERATORS.has(t.operator))) throw ChatError.unauthorized();
-      }
-      return getMessages(ctx.engine, ctx.user, {
+      return getMessages(ctx.engine, requireUser(ctx), {
         anchor: str(p.anchor),
         numBefore: p.num_before as number,
         numAfter: p.num_after as number,
-        includeAnchor: p.include_anchor !== false,
-        includeAnchorSent: p.include_anchor === false,
-        narrow,
+        includeAnchor: p.include_anchor as boolean,
+        narrow: p.narrow as NarrowTerm[],
         messageIds: p.message_ids as number[] | undefined,
         useFirstUnreadAnchor: p.use_first_unread_anchor as boolean,
         applyMarkdown: p.apply_markdown as boolean,
