@@ -178,6 +178,7 @@ function buildRealm(fixture: Fixture): Realm {
     max_stream_description_length: r.max_stream_description_length ?? 1024,
     max_topic_length: r.max_topic_length ?? 60,
     max_message_length: r.max_message_length ?? 10000,
+    linkifiers: (r.linkifiers ?? []).map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
     emoji: new Map(),
     custom_profile_fields: [],
     default_stream_ids: new Set(),

@@ -75,6 +75,8 @@ export interface Realm {
   max_stream_description_length: number;
   max_topic_length: number;
   max_message_length: number;
+  /** Realm linkifiers in definition order (Zulip applies earlier ones first). */
+  linkifiers: { id: number; pattern: string; url_template: string }[];
   emoji: Map<string, RealmEmoji>;
   custom_profile_fields: CustomProfileField[];
   default_stream_ids: Set<number>;

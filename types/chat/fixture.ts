@@ -74,6 +74,14 @@ export interface FixtureRealm {
   max_stream_description_length?: number;
   max_topic_length?: number;
   max_message_length?: number;
+  /**
+   * Realm linkifiers in Zulip's form (realm_linkifiers): a Python-style regex with named groups and an RFC 6570 URL template; they render links in message content and topic_links.
+   */
+  linkifiers?: {
+    id: number;
+    pattern: string;
+    url_template: string;
+  }[];
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema
