@@ -209,7 +209,8 @@ export function checkCreationSettings(
 
 export function doCreateStream(engine: Engine, actor: UserRecord, name: string, description: string, s: ResolvedSettings): StreamRecord {
   const state = engine.state;
-  const text = description.replace(/\r?\n/g, ' ');
+  // Zulip replaces each "\n" with a space and nothing else (a "\r" stays).
+  const text = description.replaceAll('\n', ' ');
   const stream: StreamRecord = {
     id: nextId(state, 'stream'),
     name,

@@ -200,11 +200,14 @@ export const channelRoutes: Route[] = [
     // Guests are refused before any parameter is read.
     auth: 'member',
     summary: 'subscribe users to channels, creating missing ones',
+    // add_subscriptions_backend's signature order, which decides the error reported first.
     params: [
       { name: 'subscriptions', type: 'json_array', required: true, validate: parseSubscriptions(1024) },
+      ...creationParams.filter((p) => p.name !== 'announce' && p.name !== 'folder_id' && p.name !== 'send_new_subscription_messages'),
+      bool('announce', false),
       { name: 'principals', type: 'int_array_or_string_array', default: [] },
       bool('authorization_errors_fatal', true),
-      ...creationParams,
+      ...creationParams.filter((p) => p.name === 'folder_id' || p.name === 'send_new_subscription_messages'),
     ],
     handler({ engine, user, params }) {
       const max = engine.state.realm.max_stream_description_length;
