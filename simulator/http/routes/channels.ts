@@ -106,12 +106,11 @@ function parseSubscriptionData(value: unknown, name: string): PropertyChange[] {
     const at = `${name}[${i}]`;
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
     // A plain pydantic BaseModel upstream (SubscriptionPropertyChangeRequest): unknown keys are
-    // ignored, and stream_id is read in lax mode, so "3" is 3 (Zulip's own docstring sends that).
+    // ignored (extra="ignore" is pydantic's default).
     const entry = item as Record<string, unknown>;
     for (const key of ['stream_id', 'property', 'value']) {
       if (entry[key] === undefined) throw ChatError.badRequest(`${at}["${key}"] is missing`);
     }
-    if (typeof entry.stream_id === 'string' && /^\s*-?\d+\s*$/.test(entry.stream_id)) entry.stream_id = Number(entry.stream_id);
     if (!Number.isSafeInteger(entry.stream_id)) throw ChatError.badRequest(`${at}["stream_id"] is not an integer`);
     if (typeof entry.property !== 'string') throw ChatError.badRequest(`${at}["property"] is not a string`);
     if (typeof entry.value !== 'boolean' && typeof entry.value !== 'string') {
