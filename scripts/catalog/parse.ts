@@ -76,5 +76,6 @@ function yamlReason(error: unknown): string {
 
 /** CRLF → LF and no leading/trailing blank lines, so the body is the same on every OS. */
 function normalizeBody(body: string): string {
-  return body.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd();
+  const lf = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
+  return lf.replace(/^\s*\n/, '').trimEnd();
 }

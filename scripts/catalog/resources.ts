@@ -162,11 +162,15 @@ export function page(c: Catalog, d: CollectionDoc): Page {
 /** Every FAQ of every indexable page, in page order, then in the order the page asks them. */
 export function faqs(c: Catalog): Faq[] {
   const out: Faq[] = [];
+  const listUrl = apiUrl(c.site, 'faqs.json');
   for (const d of indexableDocs(c)) {
     const at = addressesOf(c.site, d);
     const origin = { kind: d.kind, slug: d.fm.slug, title: d.fm.title, url: at.url };
     for (const f of d.fm.faqs ?? []) {
-      out.push({ id: faqId(d, f.question), question: f.question, answer: f.answer, url: at.url, page: origin, updated: d.fm.updated, source: sourceOf(d) });
+      out.push({
+        id: faqId(d, f.question), question: f.question, answer: f.answer,
+        url: at.url, json_url: listUrl, page: origin, updated: d.fm.updated, source: sourceOf(d),
+      });
     }
   }
   return out;

@@ -75,10 +75,12 @@ describe('every endpoint of the spec', () => {
   });
 
   it.each(LISTS)('/%s.json has count equal to items.length and a url on every item', async (name) => {
-    const list = await getJson<{ count: number; items: { url: string }[] }>(`${name}.json`);
+    const list = await getJson<{ count: number; items: { url: string; json_url?: string }[] }>(`${name}.json`);
     expect(list.items.length).toBeGreaterThan(0);
     expect(list.count).toBe(list.items.length);
     for (const item of list.items) expect(item.url).toMatch(/^https:\/\/tramontanaconsultores\.es\//);
+    // Pages link to their JSON only where one exists; every other entry has its own JSON address.
+    if (name !== 'pages') for (const item of list.items) expect(item.json_url).toMatch(/^https:\/\/tramontanaconsultores\.es\/api\/v1\//);
   });
 
   it('every FAQ has a question, an answer and its page of origin', async () => {

@@ -30,6 +30,10 @@ export interface Faq {
    * The page the question is answered on.
    */
   url: AbsoluteUrl;
+  /**
+   * FAQs have no detail form: the list that holds this entry.
+   */
+  json_url: AbsoluteUrl;
   page: FaqOrigin;
   /**
    * Last content change, from the content.
