@@ -181,15 +181,19 @@ export function checkCreationSettings(
   s: ChannelSettings,
   values: CheckedSettingValues = checkSettingValues(engine, s),
 ): ResolvedSettings {
+  // check_channel_creation_permissions, in its order: the public/private creation group (a
+  // web-public channel is not invite-only, so it needs the public one too), default channels
+  // only by administrators and never private, then the web-public prerequisites, then owners
+  // for a retention period.
   const realm = engine.state.realm;
-  const kindGroup = s.is_web_public
-    ? realm.can_create_web_public_channel_group
-    : s.invite_only
-      ? realm.can_create_private_channel_group
-      : realm.can_create_public_channel_group;
+  const kindGroup = s.invite_only ? realm.can_create_private_channel_group : realm.can_create_public_channel_group;
   if (!isUserInGroup(engine, actor.id, kindGroup)) throw ChatError.insufficientPermission();
+  if (s.is_default_stream && !isAdmin(actor)) throw ChatError.insufficientPermission();
   if (s.is_default_stream && s.invite_only) throw ChatError.badRequest('A default channel cannot be private.');
-  if (s.is_web_public && !realm.enable_spectator_access) throw ChatError.badRequest('Web-public channels are not enabled.');
+  if (s.is_web_public) {
+    if (!realm.enable_spectator_access) throw ChatError.badRequest('Web-public channels are not enabled.');
+    if (!isUserInGroup(engine, actor.id, realm.can_create_web_public_channel_group)) throw ChatError.insufficientPermission();
+  }
   if (s.message_retention_days !== undefined && s.message_retention_days !== 'realm_default' && !isOwner(actor)) {
     throw ChatError.ownerRequired();
   }

@@ -290,6 +290,32 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
   });
 });
 
+describe('check_channel_creation_permissions order', () => {
+  const rows: [string, (f: ReturnType<typeof devFixture>) => void, number, Record<string, unknown>, string, string][] = [
+    ['web-public disabled is reported before the owner requirement', (f) => (f.realm.enable_spectator_access = false), ID.hamlet, { is_web_public: true }, 'BAD_REQUEST', 'Web-public channels are not enabled.'],
+    ['web-public enabled, not an owner', () => {}, ID.iago, { is_web_public: true }, 'BAD_REQUEST', 'Insufficient permission'],
+    ['default channel by a moderator', () => {}, ID.shiva, { is_default_stream: true }, 'BAD_REQUEST', 'Insufficient permission'],
+    ['retention by an administrator', () => {}, ID.iago, { message_retention_days: 'unlimited' }, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'],
+  ];
+  it.each(rows)('%s', async (_label, change, as, body, code, msg) => {
+    const fixture = devFixture();
+    change(fixture);
+    const res = await sim({ fixture }).request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as, body: { subscriptions: [{ name: 'brand-new' }], ...body } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ result: 'error', msg, code });
+  });
+
+  it('an owner may create a web-public default channel', async () => {
+    const res = await sim().request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.desdemona,
+      body: { subscriptions: [{ name: 'brand-new' }], is_web_public: true, is_default_stream: true },
+    });
+    expect(res.body).toMatchObject({ result: 'success', subscribed: { [String(ID.desdemona)]: ['brand-new'] } });
+  });
+});
+
 describe('Notification Bot posts on channel creation', () => {
   function lastMessages(s: ReturnType<typeof sim>, n: number) {
     const all = [...s.engine.eventLog].filter((e) => e.event.type === 'message').map((e) => e.event.message as { id: number; subject: string; content: string });
