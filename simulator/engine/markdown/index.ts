@@ -3,9 +3,10 @@
 // `<div class="codehilite">`, no raw HTML, no reference-style links, and Zulip's own inline
 // syntax (mentions, channel and topic links, emoji). Rendering also reports what it found, since
 // the send path turns mentions into per-user flags.
-import markdownIt, { type MarkdownIt, type StateInline, type Token } from 'markdown-it';
+import markdownIt, { type MarkdownIt, type StateCore, type StateInline, type Token } from 'markdown-it';
 import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
 import { narrowHashEncode } from './hash.ts';
+import { linkifyText, topicLinks as topicLinksWith, type Linkifier } from './linkifiers.ts';
 
 export interface MentionableUser {
   id: number;
@@ -36,6 +37,8 @@ export interface RenderContext {
   latestInTopic?(channelId: number, topic: string): number | undefined;
   /** Active realm emoji by name → image URL. */
   realmEmoji(name: string): { id: string; source_url: string } | undefined;
+  /** The realm's linkifiers, in definition order. */
+  linkifiers?: readonly Linkifier[];
 }
 
 export type WildcardKind = 'stream' | 'topic';
@@ -280,6 +283,7 @@ function createRenderer(): MarkdownIt {
   md.inline.ruler.after('text', 'zulip_mention', mentionRule);
   md.inline.ruler.after('zulip_mention', 'zulip_channel_link', channelLinkRule);
   md.inline.ruler.after('zulip_channel_link', 'zulip_emoji', emojiRule);
+  md.core.ruler.after('text_join', 'zulip_linkifiers', linkifierRule);
 
   const rules = md.renderer.rules;
   rules.text = (tokens: Token[], idx: number) => renderTextWithEmoji(tokens[idx]!.content);
@@ -304,6 +308,67 @@ function createRenderer(): MarkdownIt {
   return md;
 }
 
+/**
+ * What sits just outside a text token, as Zulip's inline patterns see it: the start or end of the
+ * (nested) inline text, a line break, or a placeholder for an already rendered element (code,
+ * mention, emoji, link), which neither opens nor blocks a match after it.
+ */
+function edgeChar(token: Token | undefined, side: 'before' | 'after'): string {
+  if (!token || token.nesting !== 0) return '';
+  if (token.type === 'softbreak' || token.type === 'hardbreak') return '\n';
+  return side === 'before' ? '\u0003' : '\u0002';
+}
+
+// Realm linkifiers over text outside links (Zulip's LinkifierPattern; link text is atomic).
+function linkifierRule(state: StateCore): void {
+  const linkifiers = (state.env as unknown as Found).ctx.linkifiers;
+  if (!linkifiers || linkifiers.length === 0) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const children = block.children;
+    const out: Token[] = [];
+    let linkDepth = 0;
+    for (let i = 0; i < children.length; i++) {
+      const token = children[i]!;
+      if (token.type === 'link_open') linkDepth++;
+      if (token.type === 'link_close') linkDepth--;
+      if (token.type !== 'text' || linkDepth > 0) {
+        out.push(token);
+        continue;
+      }
+      const before = edgeChar(children[i - 1], 'before');
+      const after = edgeChar(children[i + 1], 'after');
+      const text = token.content;
+      const matches = linkifyText(before + text + after, linkifiers)
+        .map((m) => ({ ...m, index: m.index - before.length }))
+        .filter((m) => m.index >= 0 && m.index + m.text.length <= text.length);
+      if (matches.length === 0) {
+        out.push(token);
+        continue;
+      }
+      let last = 0;
+      const pushText = (content: string) => {
+        if (content === '') return;
+        const t = new state.Token('text', '', 0);
+        t.content = content;
+        out.push(t);
+      };
+      for (const m of matches) {
+        pushText(text.slice(last, m.index));
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrs = [['href', m.url]];
+        open.markup = 'linkifier';
+        out.push(open);
+        pushText(m.text);
+        out.push(new state.Token('link_close', 'a', -1));
+        last = m.index + m.text.length;
+      }
+      pushText(text.slice(last));
+    }
+    block.children = out;
+  }
+}
+
 const renderer = createRenderer();
 
 /**
@@ -314,7 +379,10 @@ export const PLAIN_LINE = /^[A-Za-z][A-Za-z0-9 ,!?']*[.!?]?$/;
 
 /** Render a message body. `/me` detection is separate (see isMeMessage). */
 export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
-  if (PLAIN_LINE.test(content)) return renderFull(content, ctx, true);
+  // A plain line can still hold a linkifier match (a pattern may be letters and digits only).
+  if (PLAIN_LINE.test(content) && (!ctx.linkifiers?.length || linkifyText(content, ctx.linkifiers).length === 0)) {
+    return renderFull(content, ctx, true);
+  }
   return renderFull(content, ctx, false);
 }
 
@@ -355,39 +423,7 @@ export function isMeMessage(content: string, html: string): boolean {
   return content.startsWith('/me ') && !content.includes('\n') && html.startsWith('<p>/me ');
 }
 
-const linkifierRegexes = new Map<string, RegExp | null>();
-
-function linkifierRegex(pattern: string): RegExp | null {
-  let re = linkifierRegexes.get(pattern);
-  if (re === undefined) {
-    try {
-      // Zulip linkifiers use Python's named groups, `(?P<name>…)`.
-      re = new RegExp(pattern.replace(/\(\?P</g, '(?<'), 'g');
-    } catch {
-      re = null;
-    }
-    linkifierRegexes.set(pattern, re);
-  }
-  return re;
-}
-
-/** Topic text → `topic_links` from the realm's linkifiers (pattern with named groups, URL template). */
-export function topicLinks(
-  topic: string,
-  linkifiers: readonly { pattern: string; url_template: string }[],
-): { text: string; url: string }[] {
-  if (linkifiers.length === 0 && !topic.includes('http')) return [];
-  const found: { index: number; text: string; url: string }[] = [];
-  for (const linkifier of linkifiers) {
-    const re = linkifierRegex(linkifier.pattern);
-    if (!re) continue;
-    for (const m of topic.matchAll(re)) {
-      const groups = m.groups ?? {};
-      const url = linkifier.url_template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(groups[name] ?? ''));
-      found.push({ index: m.index, text: m[0], url });
-    }
-  }
-  // Bare URLs in the topic are links too.
-  for (const m of topic.matchAll(/https?:\/\/[^\s]+/g)) found.push({ index: m.index, text: m[0], url: m[0] });
-  return found.sort((a, b) => a.index - b.index).map(({ text, url }) => ({ text, url }));
+/** Topic text → `topic_links`: realm linkifiers, then raw URLs (zerver/lib/markdown topic_links). */
+export function topicLinks(topic: string, linkifiers: readonly Linkifier[]): { text: string; url: string }[] {
+  return topicLinksWith(topic, linkifiers, renderer.linkify);
 }

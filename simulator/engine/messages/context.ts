@@ -52,6 +52,7 @@ export function messageRenderContext(engine: Engine, sender: UserRecord | undefi
       const ids = state.messages.byTopic.get(channelId)?.get(topicKey(topic));
       return ids && ids.length > 0 ? ids[ids.length - 1] : undefined;
     },
+    linkifiers: state.realm.linkifiers,
     realmEmoji(name) {
       const emoji = findRealmEmojiByName(state.realm.emoji, name);
       return emoji && !emoji.deactivated ? emoji : undefined;

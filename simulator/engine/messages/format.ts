@@ -14,17 +14,6 @@ export interface FormatOptions {
 
 export const DEFAULT_FORMAT: FormatOptions = { applyMarkdown: true, clientGravatar: true, allowEmptyTopicName: false };
 
-interface Linkifier {
-  pattern: string;
-  url_template: string;
-}
-
-function realmLinkifiers(engine: Engine): Linkifier[] {
-  // Linkifiers are optional realm data (core may add them to the realm); none means no topic links.
-  const realm = engine.state.realm as unknown as { linkifiers?: Linkifier[] };
-  return Array.isArray(realm.linkifiers) ? realm.linkifiers : [];
-}
-
 // avatar_url needs an md5 of the sender's email; senders repeat, so the URL is cached per user
 // record and recomputed whenever what it depends on changes.
 const avatarCache = new WeakMap<UserRecord, { key: string; url: string | null }>();
@@ -71,7 +60,7 @@ export function formatMessage(
     timestamp: message.timestamp,
     client: message.client,
     subject: displayTopic(engine, message, options.allowEmptyTopicName),
-    topic_links: message.streamId === null ? [] : topicLinks(message.topic, realmLinkifiers(engine)),
+    topic_links: message.streamId === null ? [] : topicLinks(message.topic, engine.state.realm.linkifiers),
     is_me_message: message.isMeMessage,
     reactions: (message.reactions ?? []).map((r) => ({
       emoji_name: r.emojiName,

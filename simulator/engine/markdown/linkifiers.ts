@@ -1,0 +1,181 @@
+// Realm linkifiers, as Zulip applies them (zerver/lib/markdown/__init__.py): each pattern is a
+// Python-style regex with named groups, wrapped by prepare_linkifier_pattern so it only matches
+// after a start, a space or an opening delimiter and never runs into a following letter or
+// digit; the groups fill an RFC 6570 URL template. The same wrapped patterns give `topic_links`.
+
+/** The part of linkify-it (markdown-it's link finder) that topic_links uses for raw URLs. */
+export interface LinkFinder {
+  match(text: string): readonly { index: number; raw: string; schema: string }[] | null;
+}
+
+export interface Linkifier {
+  pattern: string;
+  url_template: string;
+}
+
+/** A linkifier ready to run: the wrapped regex (null when the pattern is invalid: it matches nothing). */
+interface Compiled {
+  re: RegExp | null;
+  template: string;
+}
+
+// Group names Zulip reserves around the user's pattern (they cannot collide with user groups).
+const BEFORE = 'linkifier_before_match';
+const OUTER = 'linkifier_actual_match';
+const AFTER = 'linkifier_after_match';
+
+/**
+ * prepare_linkifier_pattern, in JavaScript syntax: `\pZ`/`\pL`/`\pN` need the `u` flag and
+ * Python's `(?P<name>` becomes `(?<name>`. re2's `\s` is ASCII whitespace only.
+ */
+function preparePattern(source: string): string {
+  const js = source.replace(/\(\?P</g, '(?<');
+  return `(?<${BEFORE}>^|[\\t\\n\\f\\r ]|\\u0085|\\p{Z}|['"(,:<])(?<${OUTER}>${js})(?<${AFTER}>$|[^\\p{L}\\p{N}])`;
+}
+
+const compiledCache = new Map<string, Compiled>();
+
+function compile(linkifier: Linkifier): Compiled {
+  const key = `${linkifier.pattern}\u0000${linkifier.url_template}`;
+  let compiled = compiledCache.get(key);
+  if (!compiled) {
+    let re: RegExp | null;
+    try {
+      re = new RegExp(preparePattern(linkifier.pattern), 'gu');
+    } catch {
+      // Zulip compiles an invalid pattern to one that matches nothing.
+      re = null;
+    }
+    compiled = { re, template: linkifier.url_template };
+    compiledCache.set(key, compiled);
+  }
+  return compiled;
+}
+
+// RFC 6570 expansion (the `uri_template` package Zulip uses), for string values.
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+
+function pctEncode(value: string, allowReserved: boolean): string {
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (UNRESERVED.test(ch) || (allowReserved && RESERVED.test(ch))) out += ch;
+    else if (allowReserved && ch === '%' && /^[0-9A-Fa-f]{2}$/.test(value.slice(i + 1, i + 3))) out += ch;
+    else {
+      const cp = value.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      for (const byte of Buffer.from(String.fromCodePoint(cp), 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+  }
+  return out;
+}
+
+const OPERATORS: Record<string, { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean }> = {
+  '': { first: '', sep: ',', named: false, ifEmpty: '', reserved: false },
+  '+': { first: '', sep: ',', named: false, ifEmpty: '', reserved: true },
+  '#': { first: '#', sep: ',', named: false, ifEmpty: '', reserved: true },
+  '.': { first: '.', sep: '.', named: false, ifEmpty: '', reserved: false },
+  '/': { first: '/', sep: '/', named: false, ifEmpty: '', reserved: false },
+  ';': { first: ';', sep: ';', named: true, ifEmpty: '', reserved: false },
+  '?': { first: '?', sep: '&', named: true, ifEmpty: '=', reserved: false },
+  '&': { first: '&', sep: '&', named: true, ifEmpty: '=', reserved: false },
+};
+
+export function expandUrlTemplate(template: string, values: Record<string, string | undefined>): string {
+  return template.replace(/\{([^{}]*)\}/g, (whole, expression: string) => {
+    const op = OPERATORS[expression[0] ?? ''] !== undefined && /^[+#./;?&]/.test(expression) ? expression[0]! : '';
+    const spec = OPERATORS[op]!;
+    const parts: string[] = [];
+    for (const varspec of expression.slice(op.length).split(',')) {
+      const m = /^([A-Za-z0-9_.%]+)(?::(\d+)|\*)?$/.exec(varspec);
+      if (!m) return whole;
+      const raw = values[m[1]!];
+      if (raw === undefined || raw === null) continue;
+      const value = m[2] ? [...raw].slice(0, Number(m[2])).join('') : raw;
+      const encoded = pctEncode(value, spec.reserved);
+      if (spec.named) parts.push(value === '' ? `${m[1]}${spec.ifEmpty}` : `${m[1]}=${encoded}`);
+      else parts.push(encoded);
+    }
+    return parts.length === 0 ? '' : spec.first + parts.join(spec.sep);
+  });
+}
+
+export interface LinkifierMatch {
+  /** Offset of the linked text in the searched string. */
+  index: number;
+  text: string;
+  url: string;
+}
+
+/** Every non-overlapping match of one linkifier (a trailing delimiter may start the next match). */
+function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
+  const re = compiled.re;
+  if (!re) return [];
+  const out: LinkifierMatch[] = [];
+  let pos = 0;
+  while (pos < text.length) {
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    if (!m) break;
+    const groups = m.groups!;
+    const before = groups[BEFORE]!;
+    const outer = groups[OUTER]!;
+    out.push({ index: m.index + before.length, text: outer, url: expandUrlTemplate(compiled.template, groups) });
+    // Zulip resumes before the AFTER group, so "#D12 #D13" links both.
+    const next = m.index + m[0].length - groups[AFTER]!.length;
+    pos = next > m.index ? next : m.index + 1;
+  }
+  return out;
+}
+
+/**
+ * Linkifier matches for one text run of a message, in text order: linkifiers apply in
+ * definition order, and a later one never links text an earlier one already linked (Zulip runs
+ * them as successive inline patterns, and a link's text is atomic).
+ */
+export function linkifyText(text: string, linkifiers: readonly Linkifier[]): LinkifierMatch[] {
+  const taken: LinkifierMatch[] = [];
+  for (const linkifier of linkifiers) {
+    for (const match of matchesOf(compile(linkifier), text)) {
+      if (!taken.some((t) => overlaps(t, match))) taken.push(match);
+    }
+  }
+  return taken.sort((a, b) => a.index - b.index);
+}
+
+function overlaps(a: { index: number; text: string }, b: { index: number; text: string }): boolean {
+  return (b.index <= a.index && a.index < b.index + b.text.length) || (a.index <= b.index && b.index < a.index + a.text.length);
+}
+
+/** Zulip's basic_link_splitter: topics are cut at these characters before looking for raw URLs. */
+const LINK_SPLITTER = /[ !;),'"]/;
+
+/**
+ * Zulip's topic_links: linkifier matches (earlier linkifiers first), then raw URLs (a scheme-less
+ * one gets `https://`), overlapping matches dropped by that precedence, the rest in topic order.
+ */
+export function topicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
+  const matches: (LinkifierMatch & { precedence: number })[] = [];
+  linkifiers.forEach((linkifier, precedence) => {
+    for (const match of matchesOf(compile(linkifier), topic)) matches.push({ ...match, precedence });
+  });
+  matches.sort((a, b) => a.precedence - b.precedence || a.index - b.index);
+  let pos = 0;
+  while (pos < topic.length) {
+    const split = topic.slice(pos).search(LINK_SPLITTER);
+    const end = split < 0 ? topic.length : pos + split;
+    const segment = topic.slice(pos, end);
+    const found = segment === '' ? null : linkify.match(segment);
+    const first = found?.[0];
+    if (first && first.index === 0) {
+      const text = first.raw;
+      const url = first.schema === '' ? `https://${text}` : text;
+      matches.push({ index: pos, text, url, precedence: Number.POSITIVE_INFINITY });
+    }
+    pos = end + 1;
+  }
+  const applied: LinkifierMatch[] = [];
+  for (const match of matches) if (applied.every((old) => !overlaps(old, match))) applied.push(match);
+  return applied.sort((a, b) => a.index - b.index).map(({ url, text }) => ({ url, text }));
+}
