@@ -70,8 +70,6 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
     } else if (!pathOwner) paths.set(claim.path, claim.file);
     if (claim.doc) issues.push(...checkFaqs(claim.doc));
   }
-  const organizations = docs.filter((d) => d.kind === 'organization').length;
-  if (organizations === 0) issues.push(issue('content/organization.md', '(file)', 'missing_file'));
 
   for (const doc of ordered) {
     for (const rule of REF_RULES) {

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkOutputs } from './check-output.ts';
-import { sitePath, type CollectionKind } from './collections.ts';
+import { ORGANIZATION_FILE, sitePath, type CollectionKind } from './collections.ts';
 import { emitCatalog, type Outputs } from './emit.ts';
 import { formatIssues, issue, sortIssues, type Issue } from './issues.ts';
 import { JsonCache } from './json.ts';
@@ -109,6 +109,11 @@ export function checkParsed(results: readonly ParseResult[], log: (line: string)
     else if (parsed.doc.kind !== 'organization') present.push(presentRef(parsed.doc));
   }
   issues.push(...checkLinks(docs, drafts, present));
+  // Any result for organization.md (even a parse failure) means the file exists.
+  const organization = `content/${ORGANIZATION_FILE}`;
+  if (!results.some((r) => (r.doc?.file ?? r.issues[0]?.file) === organization)) {
+    issues.push(issue(organization, '(file)', 'missing_file', 'is required but missing: every catalog has exactly one organization'));
+  }
   return { docs, issues };
 }
 

@@ -74,6 +74,11 @@ describe('link-check', () => {
     expect(await issuesOf(mutate)).toContainEqual(expect.objectContaining(expected));
   });
 
+  it('does not call an invalid organization.md missing', async () => {
+    const issues = await issuesOf((d) => edit(d, 'organization.md', 'founded: "2019"', 'founded: 2019'));
+    expect(issues).toEqual([expect.objectContaining({ file: 'content/organization.md', field: 'founded', code: 'wrong_type' })]);
+  });
+
   it('does not report references to a file that exists but is itself invalid', async () => {
     const issues = await issuesOf((d) => edit(d, 'services/diagnostico-operativo.md', 'duration: "3 semanas"\n', ''));
     expect(issues).toEqual([expect.objectContaining({ file: 'content/services/diagnostico-operativo.md', field: 'duration', code: 'missing_field' })]);
