@@ -8,7 +8,7 @@ import type { NarrowTerm } from '../narrow/parse.ts';
 import type { Message } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';
 import { viewerFlagBits } from './access.ts';
-import { apiFlags, displayTopic, formatMessage, type FormatOptions } from './format.ts';
+import { apiFlags, formatMessage, type FormatOptions } from './format.ts';
 import { FLAG_BITS, getMessage, lowerBound, type StoredMessage } from './store.ts';
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
@@ -42,6 +42,14 @@ export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): A
   const n = Number(raw.trim().replace(/_/g, ''));
   if (n < 0) return 0;
   return Math.min(n, LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+/**
+ * match_subject's base: Zulip's SQL escape_html() of the stored topic (so `&`, `<`, `>`, `"` and
+ * `'` are all escaped, and the empty topic stays empty: only `subject` gets the display name).
+ */
+function escapedTopic(message: StoredMessage): string {
+  return escapeHtml(message.topic);
 }
 
 interface Hit {
@@ -115,7 +123,7 @@ export function renderHits(
     out.flags = apiFlags(bits);
     if (narrow.isSearch) {
       out.match_content = highlightHtml(message.renderedContent, narrow.searchWords);
-      out.match_subject = highlightHtml(escapeHtml(displayTopic(engine, message, options.allowEmptyTopicName)).replace(/&#39;/g, "'"), narrow.searchWords);
+      out.match_subject = highlightHtml(escapedTopic(message), narrow.searchWords);
     }
     return out;
   });
@@ -213,7 +221,7 @@ export function matchesNarrow(engine: Engine, viewer: UserRecord, msgIds: number
     const bits = viewerFlagBits(engine, viewer, message);
     if (bits === undefined || (bits & FLAG_BITS.historical) !== 0) continue;
     if (!narrow.test(message, bits)) continue;
-    const subject = escapeHtml(displayTopic(engine, message, false)).replace(/&#39;/g, "'");
+    const subject = escapedTopic(message);
     out[String(id)] = {
       match_content: narrow.isSearch ? highlightHtml(message.renderedContent, narrow.searchWords) : message.renderedContent,
       match_subject: narrow.isSearch ? highlightHtml(subject, narrow.searchWords) : subject,

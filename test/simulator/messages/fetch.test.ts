@@ -299,6 +299,21 @@ describe('GET /messages/matches_narrow', () => {
     expect(cordelia.body.messages).toEqual({});
   });
 
+  // match_subject is Zulip's SQL escape_html() of the stored topic: quotes escaped too, and the
+  // empty topic stays "" (only `subject` shows the display name).
+  test.each([
+    ['quotes, brackets, ampersand', `Tom's "x" <y> & z`, 'Tom&#39;s &quot;x&quot; &lt;y&gt; &amp; z'],
+    ['the empty topic', '', ''],
+  ])('match_subject escaping: %s', async (_name, topic, escaped) => {
+    const s = sim();
+    const sent = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic, content: 'needle here' });
+    const narrow = (operator: string, operand: string) => JSON.stringify([{ operator, operand }]);
+    const plain = await get(s, IAGO, '/messages/matches_narrow', { msg_ids: JSON.stringify([sent.body.id]), narrow: narrow('channel', 'Denmark') });
+    expect(plain.body.messages).toEqual({ [sent.body.id]: { match_content: '<p>needle here</p>', match_subject: escaped } });
+    const search = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 1, narrow: [{ operator: 'search', operand: 'needle' }] });
+    expect(search.body.messages[0]).toMatchObject({ id: sent.body.id, match_subject: escaped, match_content: '<p><span class="highlight">needle</span> here</p>' });
+  });
+
   test('msg_ids is required', async () => {
     const res = await get(sim(), IAGO, '/messages/matches_narrow', { narrow: '[]' });
     expect([res.status, res.body]).toEqual([400, error('REQUEST_VARIABLE_MISSING', "Missing 'msg_ids' argument", { var_name: 'msg_ids' })]);
