@@ -179,6 +179,8 @@ export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams
 /** GET /get_stream_id: a channel the caller can see, by name. */
 export function streamIdByName(engine: Engine, user: UserRecord, name: string): number {
   const stream = getStreamByName(engine, name);
-  if (!stream || !canAccessStreamMetadata(engine, user, stream)) throw ChatError.badRequest(`Invalid channel name '${name}'`);
+  // access_stream_by_name requires content access: an administrator outside a private channel
+  // gets the same answer as for a channel that does not exist.
+  if (!stream || !canAccessStreamContent(engine, user, stream)) throw ChatError.badRequest(`Invalid channel name '${name}'`);
   return stream.id;
 }

@@ -200,7 +200,8 @@ export function canAccessStreamContent(engine: Engine, user: UserRecord | undefi
 export function canAccessStreamMetadata(engine: Engine, user: UserRecord | undefined, stream: StreamRecord): boolean {
   if (user && isAdmin(user)) return true;
   if (canAccessStreamContent(engine, user, stream)) return true;
-  return user !== undefined && isUserInGroupSetting(engine, user.id, stream.groups.can_administer_channel_group);
+  // Group-granted access never reaches guests (allow_everyone_group=False for these settings).
+  return user !== undefined && !isGuest(user) && isUserInGroupSetting(engine, user.id, stream.groups.can_administer_channel_group);
 }
 
 /** Look up a channel by id for `user`, answering Zulip's `Invalid channel ID` when unknown or hidden. */

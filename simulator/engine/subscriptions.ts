@@ -30,23 +30,18 @@ import {
 } from './channel-settings.ts';
 import { formatStream, formatSubscription } from './channels.ts';
 
-/** Realm administrators administer every channel, whatever can_administer_channel_group says. */
-function canAdministerChannel(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
-  return isAdmin(actor) || isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group);
-}
-
+/**
+ * get_streams_to_which_user_cannot_add_subscribers, for a channel the actor can already read:
+ * the realm's can_add_subscribers_group covers every such channel; otherwise administrators,
+ * the channel's administrators and its can_add_subscribers_group may.
+ */
 function canAddSubscribers(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
-  if (canAdministerChannel(engine, actor, stream)) return true;
-  if (isUserInGroupSetting(engine, actor.id, stream.groups.can_add_subscribers_group)) return true;
-  if (stream.invite_only && !isSubscribed(engine, actor.id, stream.id)) return false;
-  return isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group);
-}
-
-function canSubscribeSelf(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
-  if (canAccessStreamContent(engine, actor, stream)) return !isGuest(actor) || stream.is_web_public || isSubscribed(engine, actor.id, stream.id);
+  if (isGuest(actor)) return false;
+  if (isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group)) return true;
+  if (isAdmin(actor)) return true;
   return (
-    isUserInGroupSetting(engine, actor.id, stream.groups.can_subscribe_group) ||
-    canAdministerChannel(engine, actor, stream)
+    isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group) ||
+    isUserInGroupSetting(engine, actor.id, stream.groups.can_add_subscribers_group)
   );
 }
 
@@ -109,8 +104,10 @@ function doSubscribe(
   for (const [streamId, newcomers] of newlyByStream) {
     const stream = state.streams.get(streamId)!;
     const newSet = new Set(newcomers);
-    // Existing subscribers always hear of it; for public channels so does everyone who can see it.
-    const audience = stream.invite_only ? [] : streamAudience(engine, stream);
+    // Everyone with metadata access hears of it (bulk_can_access_stream_metadata_user_ids):
+    // active non-guests for a public channel, administrators and the granting groups for a
+    // private one, plus the existing subscribers either way.
+    const audience = streamAudience(engine, stream);
     const peers = [...new Set([...audience, ...subscribersOf(engine, streamId)])]
       .filter((id) => !newSet.has(id))
       .sort((a, b) => a - b);
@@ -161,8 +158,9 @@ export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams)
   const authorized: StreamRecord[] = [];
   const unauthorized: StreamRecord[] = [];
   for (const stream of existing) {
-    const ok = canSubscribeSelf(engine, actor, stream) || canAccessStreamMetadata(engine, actor, stream) && isAdmin(actor) && !stream.invite_only;
-    (ok ? authorized : unauthorized).push(stream);
+    // filter_stream_authorization_for_adding_subscribers: content access or nothing (an
+    // administrator outside a private channel is "unable to access" it too).
+    (canAccessStreamContent(engine, actor, stream) ? authorized : unauthorized).push(stream);
   }
   if (unauthorized.length > 0 && p.authorization_errors_fatal) {
     throw ChatError.badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
@@ -388,8 +386,8 @@ export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribePar
       effect({ type: 'subscription', op: 'remove', subscriptions: left.map((s) => ({ name: s.name, stream_id: s.id })) }, [user.id]),
     );
     for (const stream of left) {
-      // Same audience as peer_add: remaining subscribers, plus everyone who sees a public channel.
-      const audience = stream.invite_only ? [] : streamAudience(engine, stream);
+      // Same audience as peer_add.
+      const audience = streamAudience(engine, stream);
       const peers = [...new Set([...audience, ...subscribersOf(engine, stream.id)])]
         .filter((id) => id !== user.id)
         .sort((a, b) => a - b);

@@ -235,10 +235,23 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
       can_delete_any_message_group: g['role:nobody'],
       can_delete_own_message_group: g['role:nobody'],
     });
-    // Iago is neither subscribed nor in the group, yet may add Othello as a realm administrator.
-    const add = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.iago, body: { subscriptions: [{ name: 'fresh' }], principals: [ID.othello] } });
-    expect(add.body).toMatchObject({ result: 'success', subscribed: { [String(ID.othello)]: ['fresh'] } });
+    // Adding subscribers needs content access first: Iago (an administrator, not subscribed)
+    // cannot read the private channel, so it is "unable to access" for him…
+    const admin = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.iago, body: { subscriptions: [{ name: 'fresh' }], principals: [ID.othello] } });
+    expect(admin.body).toEqual({ result: 'error', msg: 'Unable to access channel (fresh).', code: 'BAD_REQUEST' });
+    // …while Hamlet, subscribed, may (the realm's can_add_subscribers_group is role:members).
+    const creator = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: [{ name: 'fresh' }], principals: [ID.othello] } });
+    expect(creator.body).toMatchObject({ result: 'success', subscribed: { [String(ID.othello)]: ['fresh'] } });
     expect(stream.id).toBeGreaterThan(0);
+  });
+
+  it('get_stream_id needs content access, like access_stream_by_name', async () => {
+    const s = sim();
+    await create(s, ID.hamlet, { invite_only: true });
+    const admin = await s.request({ method: 'GET', path: '/api/v1/get_stream_id', as: ID.iago, query: { stream: 'fresh' } });
+    expect(admin.body).toEqual({ result: 'error', msg: "Invalid channel name 'fresh'", code: 'BAD_REQUEST' });
+    const member = await s.request({ method: 'GET', path: '/api/v1/get_stream_id', as: ID.hamlet, query: { stream: 'FRESH' } });
+    expect(member.body).toMatchObject({ result: 'success' });
   });
 
   it('the creator keeps metadata access to a private channel they did not join', async () => {
