@@ -29,6 +29,9 @@ export const COLLECTIONS: readonly Collection[] = [
   { kind: 'page', dir: 'pages', schema: 'frontmatter-page', sitePrefix: null, list: 'pages.json', detailDir: null, label: 'Páginas' },
 ];
 
+/** The two service lines, in the order the website shows them. */
+export const SERVICE_LINES = ['captacion', 'sistemas'] as const;
+
 export const ORGANIZATION_FILE = 'organization.md';
 export const ORGANIZATION_SCHEMA = 'frontmatter-organization';
 

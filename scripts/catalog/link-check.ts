@@ -3,9 +3,9 @@
  * page addresses, references to slugs or pages that do not exist, and site links in bodies.
  * Everything is looked up in maps built once, so the cost grows with the content, not its square.
  */
-import { sitePath, type CollectionKind } from './collections.ts';
+import { SERVICE_LINES, sitePath, type CollectionKind } from './collections.ts';
 import { issue, type Issue } from './issues.ts';
-import type { CollectionDoc, Doc } from './validate.ts';
+import type { CollectionDoc, Doc, OrganizationDoc } from './validate.ts';
 
 /** A slug the build knows of but leaves out (a draft), so references to it can say why. */
 export interface DraftRef {
@@ -84,6 +84,7 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
         issues.push(issue(doc.file, `${rule.field}[${i}]`, 'dangling_reference', why));
       });
     }
+    if (doc.kind === 'organization') issues.push(...checkServiceLines(doc));
     if (doc.kind === 'organization' && !paths.has(doc.fm.contact.contact_page)) {
       issues.push(issue(doc.file, 'contact.contact_page', 'dangling_reference',
         `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path`));
@@ -95,6 +96,13 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
     }
   }
   return issues;
+}
+
+/** Both service lines, each declared once: services name their line by id. */
+function checkServiceLines(doc: OrganizationDoc): Issue[] {
+  const ids = doc.fm.service_lines.map((l) => l.id);
+  const missing = SERVICE_LINES.filter((id) => !ids.includes(id));
+  return missing.length === 0 ? [] : [issue(doc.file, 'service_lines', 'invalid_value', `must declare each service line once; missing ${missing.map((m) => `"${m}"`).join(', ')}`)];
 }
 
 /** The file whose name is the slug owns it; a duplicate is reported on the other file. */

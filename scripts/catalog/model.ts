@@ -2,14 +2,13 @@
  * The validated content, grouped and in its published order, with the lookups every emitter
  * needs. Built once per build; emitters only read it.
  */
+import { SERVICE_LINES } from './collections.ts';
 import { cmp } from './issues.ts';
 import { docSitePath } from './link-check.ts';
 import { apiUrl, markdownUrl, pageUrl, type Site } from './site.ts';
 import type { AreaDoc, CollectionDoc, Doc, InsightDoc, OrganizationDoc, PageDoc, SectorDoc, ServiceDoc } from './validate.ts';
 import type { ResourceLink } from '../../types/catalog/defs.ts';
 
-/** Service lines in the order the website shows them. */
-export const SERVICE_LINES = ['captacion', 'sistemas'] as const;
 
 export interface Catalog {
   site: Site;

@@ -66,6 +66,11 @@ describe('link-check', () => {
       { file: 'content/pages/contacto.md', field: 'faqs[1].question', code: 'duplicate_faq' },
     ],
     [
+      'a service line declared twice',
+      (d: string) => edit(d, 'organization.md', 'id: "sistemas"', 'id: "captacion"'),
+      { file: 'content/organization.md', field: 'service_lines', code: 'invalid_value', message: 'must declare each service line once; missing "sistemas"' },
+    ],
+    [
       'a missing organization',
       async (d: string) => (await import('node:fs/promises')).rm(path.join(d, 'organization.md')),
       { file: 'content/organization.md', field: '(file)', code: 'missing_file' },

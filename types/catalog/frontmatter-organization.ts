@@ -52,9 +52,12 @@ export interface OrganizationFrontMatter {
    */
   languages: [string, ...string[]];
   /**
-   * @minItems 1
+   * The two service lines, `captacion` and `sistemas`, each once.
+   *
+   * @minItems 2
+   * @maxItems 2
    */
-  service_lines: [ServiceLine, ...ServiceLine[]];
+  service_lines: [ServiceLine, ServiceLine];
   /**
    * @minItems 1
    */
