@@ -225,8 +225,9 @@ export interface CreateChannelParams extends ChannelSettings {
 
 export function createChannel(engine: Engine, actor: UserRecord, p: CreateChannelParams): Outcome<{ id: number }> {
   const name = checkStreamName(engine, p.name);
-  const taken = getStreamByName(engine, name);
-  if (taken) throw new ChatError('CHANNEL_ALREADY_EXISTS', `Channel '${taken.name}' already exists`);
+  // check_stream_name_available raises ChannelExistsError with the name as requested, even
+  // when the existing channel's name differs in case.
+  if (getStreamByName(engine, name)) throw new ChatError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
   const max = engine.state.realm.max_stream_description_length;
   if ([...p.description].length > max) throw ChatError.badRequest(`description is too long (limit: ${max} characters)`);
   const settings = checkCreationSettings(engine, actor, p);
