@@ -71,6 +71,15 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
     if (claim.doc) issues.push(...checkFaqs(claim.doc));
   }
 
+  const positions = new Map<string, string>(); // `${line}:${order}` → file
+  for (const doc of ordered) {
+    if (doc.kind !== 'service') continue;
+    const key = `${doc.fm.service_line}:${doc.fm.order}`;
+    const taken = positions.get(key);
+    if (taken) issues.push(issue(doc.file, 'order', 'invalid_value', `position ${doc.fm.order} of line "${doc.fm.service_line}" is already taken by ${taken}`));
+    else positions.set(key, doc.file);
+  }
+
   for (const doc of ordered) {
     for (const rule of REF_RULES) {
       if (rule.from !== doc.kind) continue;

@@ -66,6 +66,11 @@ describe('link-check', () => {
       { file: 'content/pages/contacto.md', field: 'faqs[1].question', code: 'duplicate_faq' },
     ],
     [
+      'two services at one position of a line',
+      (d: string) => edit(d, 'services/meta-ads.md', 'service_line: "captacion"\norder: 2', 'service_line: "sistemas"\norder: 1'),
+      { file: 'content/services/meta-ads.md', field: 'order', code: 'invalid_value', message: 'position 1 of line "sistemas" is already taken by content/services/diagnostico-operativo.md' },
+    ],
+    [
       'a service line declared twice',
       (d: string) => edit(d, 'organization.md', 'id: "sistemas"', 'id: "captacion"'),
       { file: 'content/organization.md', field: 'service_lines', code: 'invalid_value', message: 'must declare each service line once; missing "sistemas"' },
