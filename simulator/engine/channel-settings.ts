@@ -2,13 +2,12 @@
  * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
  * kind of channel, the new channel's record, and who hears about it.
  */
-import { activeUsers, canAccessStreamMetadata, isAdmin, isGuest, isOwner, nowSeconds, type Engine } from './engine.ts';
+import { activeUsers, canAccessStreamMetadata, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './engine.ts';
 import { ChatError } from './errors.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
 import { isUserInGroup } from './groups.ts';
 import { renderDescription } from './render.ts';
 import {
-  CHANNEL_GROUP_SETTINGS,
   nextId,
   type ChannelGroupSetting,
   type GroupSettingValue,
@@ -152,26 +151,65 @@ export interface ResolvedSettings {
   groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
 }
 
-/** The setting values of a subscribe/create request, parsed before anything else is looked at. */
+/** The setting values of a subscribe/create request that are parsed before anything else. */
 export interface CheckedSettingValues {
   retention: number | null;
-  groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
 }
 
 /**
- * Zulip parses the group settings, the folder and message_retention_days of a subscribe request
- * up front, for every request (channels to create or not): a bad value fails even when every
- * channel already exists.
+ * Zulip parses the folder and message_retention_days of a subscribe request up front, for every
+ * request (channels to create or not): a bad value fails even when every channel exists.
  */
-export function checkSettingValues(engine: Engine, s: ChannelSettings): CheckedSettingValues {
-  const groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
-  for (const key of CHANNEL_GROUP_SETTINGS) {
-    if (s.groups[key] !== undefined) groups[key] = parseGroupSetting(engine, key, s.groups[key]);
-  }
+export function checkSettingValues(_engine: Engine, s: ChannelSettings): CheckedSettingValues {
   // The simulator has no channel folders: every folder id is unknown.
   if (s.folder_id !== undefined) throw ChatError.badRequest('Invalid channel folder ID');
   const retention = s.message_retention_days === undefined ? null : parseRetentionDays(s.message_retention_days);
-  return { retention, groups };
+  return { retention };
+}
+
+/** Stream.stream_permission_group_settings in declaration order (the order errors come in). */
+const GROUP_SETTING_ORDER: readonly ChannelGroupSetting[] = [
+  'can_add_subscribers_group',
+  'can_administer_channel_group',
+  'can_create_topic_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_remove_subscribers_group',
+  'can_send_message_group',
+  'can_subscribe_group',
+  'can_resolve_topics_group',
+];
+
+/**
+ * access_requested_group_permissions_for_streams: the group settings of channels about to be
+ * created (settings sent with channels that all exist are never looked at). A private channel
+ * with protected history needs can_create_topic_group = role:everyone, and the deletion settings
+ * may only leave role:nobody for users allowed to set the deletion policy (the realm's
+ * can_set_delete_message_policy_group, role:moderators by default).
+ */
+export function checkGroupSettings(
+  engine: Engine,
+  actor: UserRecord,
+  s: ChannelSettings,
+): Partial<Record<ChannelGroupSetting, GroupSettingValue>> {
+  const g = engine.state.realm.system_groups;
+  const groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>> = {};
+  for (const key of GROUP_SETTING_ORDER) {
+    const raw = s.groups[key];
+    if (raw === undefined) continue;
+    if (key === 'can_create_topic_group' && s.invite_only && !s.history_public_to_subscribers && raw !== g['role:everyone']) {
+      throw ChatError.badRequest(
+        "'can_create_topic_group' setting must be 'role:everyone' for private channels with protected history.",
+      );
+    }
+    const value = parseGroupSetting(engine, key, raw);
+    const deletion = key === 'can_delete_any_message_group' || key === 'can_delete_own_message_group';
+    if (deletion && value !== g['role:nobody'] && !isModerator(actor)) throw ChatError.insufficientPermission();
+    groups[key] = value;
+  }
+  return groups;
 }
 
 /** Checks for creating channels of this kind, in Zulip's order (reference §4.5). */
@@ -181,6 +219,7 @@ export function checkCreationSettings(
   s: ChannelSettings,
   values: CheckedSettingValues = checkSettingValues(engine, s),
 ): ResolvedSettings {
+  const groups = checkGroupSettings(engine, actor, s);
   // check_channel_creation_permissions, in its order: the public/private creation group (a
   // web-public channel is not invite-only, so it needs the public one too), default channels
   // only by administrators and never private, then the web-public prerequisites, then owners
@@ -207,7 +246,7 @@ export function checkCreationSettings(
     message_retention_days: values.retention,
     topics_policy: s.topics_policy ?? 'inherit',
     folder_id: null,
-    groups: values.groups,
+    groups,
   };
 }
 

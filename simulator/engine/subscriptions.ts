@@ -231,16 +231,6 @@ export function createChannel(engine: Engine, actor: UserRecord, p: CreateChanne
   const max = engine.state.realm.max_stream_description_length;
   if ([...p.description].length > max) throw ChatError.badRequest(`description is too long (limit: ${max} characters)`);
   const settings = checkCreationSettings(engine, actor, p);
-  if (
-    p.groups.can_create_topic_group !== undefined &&
-    settings.invite_only &&
-    !settings.history_public_to_subscribers &&
-    settings.groups.can_create_topic_group !== engine.state.realm.system_groups['role:everyone']
-  ) {
-    throw ChatError.badRequest(
-      "'can_create_topic_group' setting must be 'role:everyone' for private channels with protected history.",
-    );
-  }
   const users = resolvePrincipals(engine, p.subscribers);
   const others = users.some((u) => u.id !== actor.id);
   if (others && !isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group)) {

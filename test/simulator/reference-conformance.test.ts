@@ -292,14 +292,53 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
     expect(res.status).toBe(200);
   });
 
-  it('a bad setting fails even when every channel already exists (parsed up front)', async () => {
-    const res = await sim().request({
+  it('group settings are only looked at for channels being created; retention always is', async () => {
+    const s = sim();
+    const existing = await s.request({
       method: 'POST',
       path: '/api/v1/users/me/subscriptions',
-      as: ID.hamlet,
-      body: { subscriptions: [{ name: 'Verona' }], can_add_subscribers_group: 999 },
+      as: ID.cordelia,
+      body: { subscriptions: [{ name: 'Denmark' }], can_add_subscribers_group: 999 },
     });
+    expect(existing.body).toMatchObject({ result: 'success', subscribed: { [String(ID.cordelia)]: ['Denmark'] } });
+    const retention = await s.request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.cordelia,
+      body: { subscriptions: [{ name: 'Denmark' }], message_retention_days: 'forever' },
+    });
+    expect(retention.body).toEqual({ result: 'error', msg: "Bad value for 'message_retention_days': forever", code: 'BAD_REQUEST' });
+  });
+
+  const creationRows: [string, number, Record<string, unknown>, string][] = [
+    ['protected history needs can_create_topic_group = role:everyone', ID.hamlet, { invite_only: true, can_create_topic_group: 'nobody' }, "'can_create_topic_group' setting must be 'role:everyone' for private channels with protected history."],
+    ['a member may not widen can_delete_own_message_group', ID.hamlet, { can_delete_own_message_group: 'everyone' }, 'Insufficient permission'],
+    ['a member may not widen can_delete_any_message_group', ID.hamlet, { can_delete_any_message_group: 'members' }, 'Insufficient permission'],
+  ];
+  it.each(creationRows)('%s', async (_label, as, body, msg) => {
+    const s = sim();
+    const g = s.engine.state.realm.system_groups;
+    const resolved = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? g[`role:${v}`] : v]));
+    const res = await create(s, as, resolved);
+    expect(res.body).toEqual({ result: 'error', msg, code: 'BAD_REQUEST' });
+  });
+
+  it('a moderator may set the deletion settings; role:nobody is always allowed', async () => {
+    const s = sim();
+    const g = s.engine.state.realm.system_groups;
+    expect((await create(s, ID.shiva, { can_delete_own_message_group: g['role:everyone'] })).status).toBe(200);
+    const t = sim();
+    expect((await create(t, ID.hamlet, { can_delete_own_message_group: g['role:nobody'] })).status).toBe(200);
+  });
+
+  it('an invalid group is reported before a missing creation permission', async () => {
+    const fixture = devFixture();
+    const s = sim({ fixture });
+    s.engine.state.realm.can_create_public_channel_group = s.engine.state.realm.system_groups['role:administrators']!;
+    const res = await create(s, ID.hamlet, { can_remove_subscribers_group: 999 });
     expect(res.body).toEqual({ result: 'error', msg: 'Invalid user group', code: 'BAD_REQUEST' });
+    const plain = await create(s, ID.hamlet, {});
+    expect(plain.body).toEqual({ result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
   });
 });
 
