@@ -24,6 +24,8 @@ interface Measurement {
   ms: number;
   /** Peak resident set size, bytes. */
   maxRss: number;
+  /** CPU time of the process (user + system), ms: wall time alone swings with the machine's load. */
+  cpuMs: number;
   files: number;
   bytes: number;
 }
@@ -42,7 +44,7 @@ const { values } = parseArgs({
 /** Same bounded concurrency as the build, so the floor is not handicapped by serial I/O. */
 const IO_CONCURRENCY = 64;
 
-async function floor(contentDir: string, outDir: string): Promise<Omit<Measurement, 'maxRss'>> {
+async function floor(contentDir: string, outDir: string): Promise<Omit<Measurement, 'maxRss' | 'cpuMs'>> {
   const started = performance.now();
   const rels = (await fg('**/*.md', { cwd: contentDir, ignore: ['README.md'] })).sort();
   let bytes = 0;
@@ -56,7 +58,7 @@ async function floor(contentDir: string, outDir: string): Promise<Omit<Measureme
   return { ms: performance.now() - started, files: rels.length, bytes };
 }
 
-async function full(contentDir: string, outDir: string): Promise<Omit<Measurement, 'maxRss'>> {
+async function full(contentDir: string, outDir: string): Promise<Omit<Measurement, 'maxRss' | 'cpuMs'>> {
   const started = performance.now();
   const result = await buildCatalog({ contentDir, outDir, sourceDateEpoch: '' });
   if (!result.ok) throw new Error(`synthetic corpus does not build: ${JSON.stringify(result.issues.slice(0, 5))}`);
@@ -67,7 +69,8 @@ async function child(kind: string, contentDir: string, outDir: string): Promise<
   if (kind === 'floor') await mkdir(outDir, { recursive: true });
   const m = kind === 'floor' ? await floor(contentDir, outDir) : await full(contentDir, outDir);
   // maxRSS is in kilobytes.
-  const out: Measurement = { ...m, maxRss: process.resourceUsage().maxRSS * 1024 };
+  const usage = process.resourceUsage();
+  const out: Measurement = { ...m, maxRss: usage.maxRSS * 1024, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000 };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
@@ -111,11 +114,15 @@ async function main(): Promise<void> {
     }
     t = median(floors.map((m) => m.ms));
     const f = median(fulls.map((m) => m.ms));
+    const fc = median(floors.map((m) => m.cpuMs));
+    const bc = median(fulls.map((m) => m.cpuMs));
     const fl = floors[0] as Measurement;
     const fu = fulls[0] as Measurement;
-    console.log(`floor  (read + gray-matter + 1 JSON/doc): ${Math.round(t)} ms, peak RSS ${mb(Math.max(...floors.map((m) => m.maxRss)))}, ${fl.files} files, ${mb(fl.bytes)}`);
-    console.log(`build  (full pipeline, all outputs):        ${Math.round(f)} ms, peak RSS ${mb(Math.max(...fulls.map((m) => m.maxRss)))}, ${fu.files} files, ${mb(fu.bytes)}`);
-    console.log(`ratio  build/floor: ${(f / t).toFixed(2)}x (target ≤ 2x); peak RSS per MB of content: floor ${(fl.maxRss / corpus.bytes).toFixed(1)}, build ${(fu.maxRss / corpus.bytes).toFixed(1)}`);
+    const line = (name: string, ms: number, cpu: number, ms2: Measurement[], m: Measurement) =>
+      `${name} ${Math.round(ms)} ms wall, ${Math.round(cpu)} ms CPU, peak RSS ${mb(Math.max(...ms2.map((x) => x.maxRss)))}, ${m.files} files, ${mb(m.bytes)}`;
+    console.log(line('floor  (read + gray-matter + 1 JSON/doc):', t, fc, floors, fl));
+    console.log(line('build  (full pipeline, all outputs):     ', f, bc, fulls, fu));
+    console.log(`ratio  build/floor: ${(f / t).toFixed(2)}x wall, ${(bc / fc).toFixed(2)}x CPU (target ≤ 2x); peak RSS per MB of content: floor ${(fl.maxRss / corpus.bytes).toFixed(1)}, build ${(fu.maxRss / corpus.bytes).toFixed(1)}`);
     console.log(`(${runs > 1 ? `median of ${runs} runs each, ` : ''}UV_THREADPOOL_SIZE=${THREADPOOL} in both children, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)})`);
   } finally {
     if (values.keep) console.log(`kept ${work}`);
