@@ -32,6 +32,12 @@ export interface SendParams {
   localId?: string | undefined;
   /** Fixture seeding only: the message's own timestamp instead of the clock. */
   timestamp?: number | undefined;
+  /** `forged`: "yes"/"true" asks to forge the sender, which only API super users may do. */
+  forged?: string | undefined;
+  /** `sender`: only mirroring clients may name another sender. */
+  mirrorSender?: string | undefined;
+  /** `widget_content`: JSON describing a widget. */
+  widgetContent?: string | undefined;
 }
 
 export type Addressee =
@@ -90,13 +96,17 @@ function effectiveTopicsPolicy(engine: Engine, stream: StreamRecord): string {
   return realm.topics_policy ?? 'allow_empty_topic';
 }
 
-export function normalizeTopic(engine: Engine, stream: StreamRecord, raw: string | undefined): string {
-  if (raw === undefined) throw ChatError.badRequest('Missing topic');
+/** Zulip's truncate_topic after stripping, with the empty-topic spellings of older clients. */
+export function normalizeTopic(engine: Engine, raw: string): string {
   if (raw.includes('\u0000')) throw ChatError.badRequest('Topic must not contain null bytes');
   let topic = raw.trim();
   // Clients that do not know the empty topic send its display name, or the legacy "(no topic)".
   if (topic === engine.state.realm.realm_empty_topic_display_name || topic === '(no topic)') topic = '';
-  topic = truncate(topic, engine.state.realm.max_topic_length, '...');
+  return truncate(topic, engine.state.realm.max_topic_length, '...');
+}
+
+/** The channel's topics_policy (check_message, after the sender's access to the channel). */
+function checkTopicsPolicy(engine: Engine, stream: StreamRecord, topic: string): void {
   const policy = effectiveTopicsPolicy(engine, stream);
   if (topic === '' && policy === 'disable_empty_topic') {
     throw ChatError.badRequest('Sending messages to the general chat is not allowed in this channel.');
@@ -104,7 +114,6 @@ export function normalizeTopic(engine: Engine, stream: StreamRecord, raw: string
   if (topic !== '' && policy === 'empty_topic_only') {
     throw ChatError.badRequest('Only the general chat topic is allowed in this channel.');
   }
-  return topic;
 }
 
 /** Zulip's extract_stream_indicator: a raw name, a JSON name or id, or a one-element JSON list. */
@@ -160,9 +169,20 @@ function checkCanPost(engine: Engine, sender: UserRecord, stream: StreamRecord):
   if (stream.invite_only || isGuest(sender)) throw notAuthorized();
 }
 
-function resolveStreamAddressee(engine: Engine, sender: UserRecord, to: string | undefined, topicRaw: string | undefined): Addressee {
-  if (to === undefined || to === '') throw ChatError.badRequest('Missing channel');
-  const indicator = streamIndicator(to);
+/**
+ * The channel addressee, in Zulip's order: the view extracts the `to` indicator, legacy_build
+ * needs a channel and a topic, normalize_body checks the content, and only then is the channel
+ * looked up, the sender's access checked and the topics policy applied.
+ */
+function resolveStreamAddressee(
+  engine: Engine,
+  sender: UserRecord,
+  indicator: string | number | undefined,
+  params: SendParams,
+): { addressee: Addressee; content: string } {
+  if (indicator === undefined) throw ChatError.badRequest('Missing channel');
+  if (params.topic === undefined) throw ChatError.badRequest('Missing topic');
+  const content = normalizeContent(engine, params.content);
   let stream: StreamRecord | undefined;
   if (typeof indicator === 'number') {
     stream = getStreamById(engine, indicator);
@@ -172,12 +192,17 @@ function resolveStreamAddressee(engine: Engine, sender: UserRecord, to: string |
     stream = getStreamByName(engine, name);
     if (!stream) throw ChatError.streamDoesNotExist(djangoEscape(name));
   }
-  const topic = normalizeTopic(engine, stream, topicRaw);
+  const topic = normalizeTopic(engine, params.topic);
   checkCanPost(engine, sender, stream);
-  return { kind: 'stream', stream, topic };
+  checkTopicsPolicy(engine, stream, topic);
+  return { addressee: { kind: 'stream', stream, topic }, content };
 }
 
-/** Zulip's extract_private_recipients: a JSON list of ids or of emails, or comma-separated emails. */
+/**
+ * Zulip's extract_private_recipients: a JSON list (or a JSON or raw comma-separated string) whose
+ * FIRST element decides the kind: emails (stripped, blanks dropped) or integer ids; any other
+ * element of the wrong kind is a mix.
+ */
 function privateRecipients(to: string): number[] | string[] {
   let data: unknown;
   try {
@@ -185,21 +210,26 @@ function privateRecipients(to: string): number[] | string[] {
   } catch {
     data = to;
   }
-  if (typeof data === 'string') {
-    return [...new Set(data.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
-  }
+  if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) throw ChatError.badRequest('Invalid data type for recipients');
   if (data.length === 0) return [];
-  if (data.every((x) => typeof x === 'number' && Number.isInteger(x))) return [...new Set(data as number[])];
-  if (data.every((x) => typeof x === 'string')) return [...new Set((data as string[]).map((s) => s.trim()))];
-  if (data.every((x) => typeof x === 'string' || (typeof x === 'number' && Number.isInteger(x)))) {
-    throw ChatError.badRequest('Recipient lists may contain emails or user IDs, but not both.');
+  const mixed = () => ChatError.badRequest('Recipient lists may contain emails or user IDs, but not both.');
+  if (typeof data[0] === 'string') {
+    if (!data.every((x) => typeof x === 'string')) throw mixed();
+    return [...new Set((data as string[]).map((s) => s.trim()))].filter((s) => s !== '');
   }
-  throw ChatError.badRequest('Invalid data type for recipients');
+  if (!isInt(data[0])) throw ChatError.badRequest('Invalid data type for recipients');
+  if (!data.every(isInt)) throw mixed();
+  return [...new Set(data as number[])];
 }
 
-function resolveDirectAddressee(engine: Engine, sender: UserRecord, to: string | undefined): Addressee {
-  const recipients = to === undefined ? [] : privateRecipients(to);
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+
+/**
+ * The DM addressee: recipients resolved by legacy_build (unknown ids and emails), then the content
+ * (normalize_body), then deactivated recipients (check_message).
+ */
+function resolveDirectAddressee(engine: Engine, recipients: number[] | string[], params: SendParams): { addressee: Addressee; content: string } {
   if (recipients.length === 0) throw ChatError.badRequest('Message must have recipients');
   const users: UserRecord[] = [];
   for (const r of recipients) {
@@ -207,20 +237,35 @@ function resolveDirectAddressee(engine: Engine, sender: UserRecord, to: string |
     if (!user) {
       throw ChatError.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
     }
-    if (!user.is_active) throw ChatError.badRequest(`'${user.email}' is no longer using Zulip.`);
     users.push(user);
   }
-  return { kind: 'direct', users };
+  const content = normalizeContent(engine, params.content);
+  for (const user of users) if (!user.is_active) throw ChatError.badRequest(`'${user.email}' is no longer using Zulip.`);
+  return { addressee: { kind: 'direct', users }, content };
+}
+
+/** check_message's first widget check: the content must be JSON. */
+function checkWidgetContent(raw: string): void {
+  try {
+    JSON.parse(raw);
+  } catch {
+    throw ChatError.badRequest('Widgets: API programmer sent invalid JSON content');
+  }
 }
 
 export function checkSendMessage(engine: Engine, sender: UserRecord, params: SendParams): CheckedSend {
   const type = params.type;
   if (!['stream', 'channel', 'private', 'direct'].includes(type)) throw ChatError.badRequest('Invalid type');
-  const content = normalizeContent(engine, params.content);
-  const addressee =
-    type === 'stream' || type === 'channel'
-      ? resolveStreamAddressee(engine, sender, params.to, params.topic)
-      : resolveDirectAddressee(engine, sender, params.to);
+  const isStream = type === 'stream' || type === 'channel';
+  // send_message_backend extracts `to` first, then refuses forging and foreign senders.
+  const indicator = isStream && params.to !== undefined ? streamIndicator(params.to) : undefined;
+  const recipients = !isStream && params.to !== undefined ? privateRecipients(params.to) : [];
+  if (params.forged === 'yes' || params.forged === 'true') throw ChatError.badRequest('User not authorized for this query');
+  if (params.mirrorSender !== undefined) throw ChatError.badRequest('Invalid mirrored message');
+  const { addressee, content } = isStream
+    ? resolveStreamAddressee(engine, sender, indicator, params)
+    : resolveDirectAddressee(engine, recipients, params);
+  if (params.widgetContent !== undefined) checkWidgetContent(params.widgetContent);
   return {
     sender,
     addressee,

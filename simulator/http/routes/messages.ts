@@ -55,15 +55,23 @@ export const messageRoutes: Route[] = [
     // message route an incoming-webhook bot may call.
     allowIncomingWebhooks: true,
     summary: 'Send a message to a channel topic or a direct-message conversation',
+    // send_message_backend's keyword parameters, alphabetically by Python name (forged, local_id,
+    // content, queue_id, read_by_sender, sender, to, type, time, topic, widget_content): the first
+    // invalid one is reported, so a missing content wins over an invalid type.
     params: [
-      // A Literal in Zulip: checked in declaration order, before `content` is found missing.
-      { name: 'type', type: 'string', required: true, oneOf: ['direct', 'private', 'stream', 'channel'] },
-      { name: 'to', type: 'string' },
-      { name: 'topic', type: 'string', aliases: ['subject'] },
+      { name: 'forged', type: 'string' },
+      { name: 'local_id', type: 'string' },
       { name: 'content', type: 'string', required: true },
       { name: 'queue_id', type: 'string' },
-      { name: 'local_id', type: 'string' },
       { name: 'read_by_sender', type: 'bool' },
+      { name: 'sender', type: 'string' },
+      { name: 'to', type: 'string' },
+      { name: 'type', type: 'string', required: true, oneOf: ['direct', 'private', 'stream', 'channel'] },
+      // Only used with `forged`, which no simulated user may do; still parsed as Json[float].
+      { name: 'time', type: 'float' },
+      { name: 'topic', type: 'string', aliases: ['subject'] },
+      { name: 'widget_content', type: 'string' },
+      // Read by Zulip's request-logging middleware (never unsupported).
       { name: 'client', type: 'string' },
     ],
     handler(ctx) {
@@ -79,6 +87,9 @@ export const messageRoutes: Route[] = [
           readBySender: p.read_by_sender as boolean | undefined,
           queueId: str(p.queue_id),
           localId: str(p.local_id),
+          forged: str(p.forged),
+          mirrorSender: str(p.sender),
+          widgetContent: str(p.widget_content),
         }),
       );
       return { id };

@@ -208,7 +208,27 @@ describe('POST /messages success', () => {
 describe('POST /messages errors', () => {
   const rows: [string, string, Record<string, unknown>, number, Record<string, unknown>][] = [
     ['bad type', HAMLET, { type: 'chat', to: 'Denmark', topic: 't', content: 'x' }, 400, error('BAD_REQUEST', 'Invalid type')],
-    ['bad type and no content', HAMLET, { type: 'chat', to: 'Denmark' }, 400, error('BAD_REQUEST', 'Invalid type')],
+    // send_message_backend reads its parameters alphabetically by Python name: content before type.
+    ['bad type and no content', HAMLET, { type: 'chat', to: 'Denmark' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'content' argument", { var_name: 'content' })],
+    ['bad read_by_sender before a bad type', HAMLET, { type: 'chat', to: 'Denmark', content: 'x', read_by_sender: 'yes' }, 400, error('BAD_REQUEST', 'read_by_sender is not valid JSON')],
+    ['bad time after a bad type', HAMLET, { type: 'chat', to: 'Denmark', content: 'x', time: 'x' }, 400, error('BAD_REQUEST', 'Invalid type')],
+    ['time not a float', HAMLET, { type: 'stream', to: 'Denmark', topic: 't', content: 'x', time: '"x"' }, 400, error('BAD_REQUEST', 'time is not a float')],
+    // The view extracts `to`, then refuses forging and foreign senders, then legacy_build checks
+    // channel and topic, then normalize_body the content, then the channel is looked up.
+    ['forged by a user who may not forge', HAMLET, { type: 'stream', to: 'Denmark', topic: 't', content: 'x', forged: 'true' }, 400, error('BAD_REQUEST', 'User not authorized for this query')],
+    ['forged after a bad channel indicator', HAMLET, { type: 'stream', to: '[]', topic: 't', content: 'x', forged: 'yes' }, 400, error('BAD_REQUEST', 'Expected exactly one channel')],
+    ['sender from a non-mirroring client', HAMLET, { type: 'direct', to: '[11]', content: 'x', sender: 'iago@zulip.com' }, 400, error('BAD_REQUEST', 'Invalid mirrored message')],
+    ['widget_content that is not JSON', HAMLET, { type: 'stream', to: 'Denmark', topic: 't', content: 'x', widget_content: '{' }, 400, error('BAD_REQUEST', 'Widgets: API programmer sent invalid JSON content')],
+    ['no topic before empty content', HAMLET, { type: 'stream', to: 'Denmark', content: ' ' }, 400, error('BAD_REQUEST', 'Missing topic')],
+    ['no topic before an unknown channel', HAMLET, { type: 'stream', to: 'Atlantis', content: 'x' }, 400, error('BAD_REQUEST', 'Missing topic')],
+    ['empty content before an unknown channel', HAMLET, { type: 'stream', to: 'Atlantis', topic: 't', content: ' ' }, 400, error('BAD_REQUEST', 'Message must not be empty')],
+    ['an empty `to` names the channel ""', HAMLET, { type: 'stream', to: '', topic: 't', content: 'x' }, 400, error('BAD_REQUEST', "Channel name can't be empty.")],
+    ['no recipients before empty content', HAMLET, { type: 'direct', to: '[]', content: ' ' }, 400, error('BAD_REQUEST', 'Message must have recipients')],
+    ['unknown recipient before empty content', HAMLET, { type: 'direct', to: '[999]', content: ' ' }, 400, error('BAD_REQUEST', 'Invalid user ID 999')],
+    // extract_private_recipients: the first element decides; a later one of another kind is a mix.
+    ['DM ids then null', HAMLET, { type: 'direct', to: '[12,null]', content: 'x' }, 400, error('BAD_REQUEST', 'Recipient lists may contain emails or user IDs, but not both.')],
+    ['DM emails then a float', HAMLET, { type: 'direct', to: '["iago@zulip.com",1.5]', content: 'x' }, 400, error('BAD_REQUEST', 'Recipient lists may contain emails or user IDs, but not both.')],
+    ['DM starting with null', HAMLET, { type: 'direct', to: '[null,12]', content: 'x' }, 400, error('BAD_REQUEST', 'Invalid data type for recipients')],
     ['missing type', HAMLET, { to: 'Denmark', topic: 't', content: 'x' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'type' argument", { var_name: 'type' })],
     ['missing content', HAMLET, { type: 'stream', to: 'Denmark', topic: 't' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'content' argument", { var_name: 'content' })],
     ['topic and subject', HAMLET, { type: 'stream', to: 'Denmark', topic: 't', subject: 's', content: 'x' }, 400, error('REQUEST_CONFUSING_VAR', "Can't decide between 'topic' and 'subject' arguments", { var_name1: 'topic', var_name2: 'subject' })],
@@ -248,11 +268,45 @@ describe('POST /messages errors', () => {
     expect([res.status, res.body]).toEqual([400, error('BAD_REQUEST', "'user12@zulip.testserver' is no longer using Zulip.")]);
   });
 
-  test('empty topic refused where the channel disables it', async () => {
+  // topics_policy (check_message, after the sender's access to the channel). The texts follow
+  // Zulip's MessagesNotAllowedInEmptyTopicError / TopicsNotAllowedError with the realm's display
+  // name for the empty topic ("general chat").
+  test.each([
+    ['disable_empty_topic refuses the empty topic', 'disable_empty_topic', '', 'Sending messages to the general chat is not allowed in this channel.'],
+    ['disable_empty_topic refuses "(no topic)"', 'disable_empty_topic', '(no topic)', 'Sending messages to the general chat is not allowed in this channel.'],
+    ['empty_topic_only refuses a named topic', 'empty_topic_only', 'named', 'Only the general chat topic is allowed in this channel.'],
+  ])('%s', async (_name, policy, topic, msg) => {
     const s = sim();
-    s.engine.state.streams.get(4)!.topics_policy = 'disable_empty_topic';
-    const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: '', content: 'x' });
-    expect([res.status, res.body]).toEqual([400, error('BAD_REQUEST', 'Sending messages to the general chat is not allowed in this channel.')]);
+    s.engine.state.streams.get(4)!.topics_policy = policy;
+    const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic, content: 'x' });
+    expect([res.status, res.body]).toEqual([400, error('BAD_REQUEST', msg)]);
+  });
+
+  test.each([
+    ['empty_topic_only accepts the empty topic', 'empty_topic_only', ''],
+    ['empty_topic_only accepts the display name', 'empty_topic_only', 'general chat'],
+    ['disable_empty_topic accepts a named topic', 'disable_empty_topic', 'named'],
+  ])('%s', async (_name, policy, topic) => {
+    const s = sim();
+    s.engine.state.streams.get(4)!.topics_policy = policy;
+    const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic, content: 'x' });
+    expect([res.status, res.body]).toEqual([200, { result: 'success', msg: '', id: expect.any(Number) }]);
+  });
+
+  test('access to the channel is checked before its topics policy', async () => {
+    const s = sim();
+    const core = [...s.engine.state.streams.values()].find((c) => c.name === 'core team')!;
+    core.topics_policy = 'disable_empty_topic';
+    const res = await post(s, OTHELLO, '/messages', { type: 'stream', to: 'core team', topic: '', content: 'x' });
+    expect([res.status, res.body]).toEqual([400, error('BAD_REQUEST', "Not authorized to send to channel 'core team'")]);
+  });
+
+  // populate_db --test-suite sets every user's automatically_follow_topics_policy and
+  // automatically_unmute_topics_in_muted_streams_policy to NEVER, so a send never changes a
+  // topic's visibility policy and Zulip leaves automatic_new_visibility_policy out.
+  test('starting a new topic: the response has no automatic_new_visibility_policy', async () => {
+    const res = await post(sim(), HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: 'a topic nobody used', content: 'x' });
+    expect(res.body).toEqual({ result: 'success', msg: '', id: expect.any(Number) });
   });
 
   test('posting restricted by can_send_message_group', async () => {
