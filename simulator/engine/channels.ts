@@ -148,6 +148,24 @@ export interface GetStreamsParams {
   include_can_access_content: boolean;
 }
 
+/**
+ * Python's string order: by code point. JavaScript's `<` compares UTF-16 units, which puts an
+ * astral character (a surrogate pair, 0xD800…) before U+E000…U+FFFF; only then do they differ.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && x <= 0xdfff && y >= 0xe000) return 1;
+    if (y >= 0xd800 && y <= 0xdfff && x >= 0xe000) return -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams): Channel[] {
   // The spec keeps the deprecated alias admin-only (older servers' behaviour).
   if (p.include_all_active && !isAdmin(user)) throw ChatError.badRequest('User not authorized for this query');
@@ -162,7 +180,8 @@ export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams
       for (const s of all) if (canAccessStreamContent(engine, user, s)) chosen.add(s.id);
     } else {
       if (p.include_public && !isGuest(user)) for (const s of all) if (!s.invite_only) chosen.add(s.id);
-      if (p.include_web_public) for (const s of all) if (s.is_web_public) chosen.add(s.id);
+      // get_web_public_streams_queryset: archived web-public channels are not a source.
+      if (p.include_web_public) for (const s of all) if (s.is_web_public && !s.is_archived) chosen.add(s.id);
       if (p.include_subscribed) for (const s of all) if (isSubscribed(engine, user.id, s.id)) chosen.add(s.id);
     }
     if (p.include_owner_subscribed && user.is_bot && user.bot_owner_id !== null) {
@@ -172,7 +191,7 @@ export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams
   }
   if (p.exclude_archived) selected = selected.filter((s) => !s.is_archived);
   // Code-point order, uppercase before lowercase, as Python sorts strings.
-  selected.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  selected.sort((a, b) => compareCodePoints(a.name, b.name));
   return selected.map((s) => formatStream(engine, s, { includeDefault: p.include_default }));
 }
 

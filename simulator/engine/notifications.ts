@@ -102,7 +102,9 @@ export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices):
       // The description, or *No description.*, always sits in a quote block.
       const description = stream.description === '' ? '*No description.*' : stream.description;
       const content = `**${policyName(stream)}** channel created by ${mention(n.actor)}. **Description:**\n\`\`\`\` quote\n${description}\n\`\`\`\``;
-      events.push(...send(engine, bot, { kind: 'stream', stream, topic: 'channel events' }, content, [n.actor.id]));
+      // channel_events_topic_name: a channel that only allows the empty topic gets it there.
+      const topic = stream.topics_policy === 'empty_topic_only' ? '' : 'channel events';
+      events.push(...send(engine, bot, { kind: 'stream', stream, topic }, content, [n.actor.id]));
     }
   }
   return { events, sent };

@@ -445,3 +445,32 @@ describe('PATCH /users/me/subscriptions (add and delete in one request)', () => 
     expect(res.body).toEqual({ result: 'error', msg: 'Not allowed for guest users', code: 'BAD_REQUEST' });
   });
 });
+
+describe('GET /streams ordering and sources (get_streams_for_user)', () => {
+  it('sorts names by code point, as Python does (astral characters after U+E000…U+FFFF)', async () => {
+    const s = sim();
+    for (const name of ['\u{1F600} smile', '\uFF21 fullwidth', 'alpha']) {
+      const res = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: [{ name }] } });
+      expect(res.status).toBe(200);
+    }
+    const res = await s.request({ method: 'GET', path: '/api/v1/streams', as: ID.hamlet, query: { include_public: false } });
+    const names: string[] = res.body.streams.map((c: { name: string }) => c.name);
+    expect(names).toEqual(['Denmark', 'Verona', 'Zulip', 'alpha', 'core team', 'sandbox', '\uFF21 fullwidth', '\u{1F600} smile']);
+  });
+});
+
+describe('the channel-events post of an empty-topic-only channel', () => {
+  it('goes to the empty topic', async () => {
+    const s = sim();
+    const res = await s.request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.hamlet,
+      body: { subscriptions: [{ name: 'no-topics' }], topics_policy: 'empty_topic_only' },
+    });
+    expect(res.status).toBe(200);
+    const posts = s.engine.eventLog.filter((e) => e.event.type === 'message').map((e) => e.event.message as { subject: string; content: string });
+    expect(posts.at(-1)!.content).toContain('channel created by');
+    expect(posts.at(-1)!.subject).toBe('');
+  });
+});
