@@ -2,6 +2,7 @@
 // error row of the reference (§5.2) with its code, message and status.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import type { TopicsPolicy } from '../../../simulator/engine/state.ts';
 import { CORDELIA, error, fetchMessages, get, HAMLET, IAGO, OTHELLO, POLONIUS, post, sim } from './helpers.ts';
 
 describe('POST /messages success', () => {
@@ -277,7 +278,7 @@ describe('POST /messages errors', () => {
     ['empty_topic_only refuses a named topic', 'empty_topic_only', 'named', 'Only the general chat topic is allowed in this channel.'],
   ])('%s', async (_name, policy, topic, msg) => {
     const s = sim();
-    s.engine.state.streams.get(4)!.topics_policy = policy;
+    s.engine.state.streams.get(4)!.topics_policy = policy as TopicsPolicy;
     const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic, content: 'x' });
     expect([res.status, res.body]).toEqual([400, error('BAD_REQUEST', msg)]);
   });
@@ -288,7 +289,7 @@ describe('POST /messages errors', () => {
     ['disable_empty_topic accepts a named topic', 'disable_empty_topic', 'named'],
   ])('%s', async (_name, policy, topic) => {
     const s = sim();
-    s.engine.state.streams.get(4)!.topics_policy = policy;
+    s.engine.state.streams.get(4)!.topics_policy = policy as TopicsPolicy;
     const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic, content: 'x' });
     expect([res.status, res.body]).toEqual([200, { result: 'success', msg: '', id: expect.any(Number) }]);
   });
