@@ -139,6 +139,21 @@ describe('parameter parsing wording (typed_endpoint ERROR_TEMPLATES)', () => {
     expect(res.body).toEqual({ result: 'error', msg, ...extra });
   });
 
+  it('a repeated parameter counts by its last value, and the form body wins over the query string', async () => {
+    const s = sim();
+    const auth = { authorization: basicAuth('hamlet@zulip.com', s.engine.state.users.get(ID.hamlet)!.api_key) };
+    const repeated = await raw(s, 'GET', '/api/v1/streams?include_public=true&include_subscribed=false&include_public=false', auth);
+    expect(JSON.parse(repeated.body)).toEqual({ result: 'success', msg: '', streams: [] });
+    const both = await raw(
+      s,
+      'POST',
+      '/api/v1/users/me/subscriptions/properties?subscription_data=%5B%5D',
+      { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      `subscription_data=${encodeURIComponent('[{"stream_id":3,"property":"bogus","value":true}]')}`,
+    );
+    expect(JSON.parse(both.body)).toEqual({ result: 'error', msg: 'Unknown subscription property: bogus', code: 'BAD_REQUEST' });
+  });
+
   it('ignores unknown keys of subscription items (plain pydantic BaseModels upstream)', async () => {
     const s = sim();
     const res = await s.request({
