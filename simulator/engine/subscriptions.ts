@@ -333,30 +333,55 @@ export interface UnsubscribeParams {
   principals: (number | string)[];
 }
 
-/** The channels named for leaving, or `Channel(s) (a, b) do not exist` for unknown or hidden ones. */
-export function checkUnsubscribeNames(engine: Engine, actor: UserRecord, names: readonly string[]): StreamRecord[] {
+/** user_directly_controls_user: oneself, or a bot one owns. */
+function directlyControls(actor: UserRecord, target: UserRecord): boolean {
+  return target.id === actor.id || (target.is_bot && target.bot_owner_id === actor.id);
+}
+
+/**
+ * bulk_can_remove_subscribers_from_streams: administrators always; otherwise administering
+ * every channel, or for each one metadata access plus its can_remove_subscribers_group.
+ */
+function canRemoveSubscribers(engine: Engine, actor: UserRecord, streams: readonly StreamRecord[]): boolean {
+  if (isAdmin(actor)) return true;
+  if (isGuest(actor)) return false;
+  if (streams.every((s) => isUserInGroupSetting(engine, actor.id, s.groups.can_administer_channel_group))) return true;
+  return streams.every(
+    (s) => canAccessStreamMetadata(engine, actor, s) && isUserInGroupSetting(engine, actor.id, s.groups.can_remove_subscribers_group),
+  );
+}
+
+/**
+ * list_to_streams for leaving: names checked like channel names, the removal permission (when
+ * removing others) checked on the channels that exist, then `Channel(s) (a, b) do not exist`
+ * for the rest. Existence is not filtered by access upstream: a private channel one cannot see
+ * simply ends up in not_removed.
+ */
+export function checkUnsubscribeNames(
+  engine: Engine,
+  actor: UserRecord,
+  names: readonly string[],
+  unsubscribingOthers = false,
+): StreamRecord[] {
+  const stripped = names.map((raw) => checkStreamName(engine, raw));
   const streams: StreamRecord[] = [];
   const missing: string[] = [];
-  for (const raw of names) {
-    const stream = getStreamByName(engine, raw);
-    if (!stream || !canAccessStreamMetadata(engine, actor, stream)) missing.push(raw.trim());
+  for (const name of stripped) {
+    const stream = getStreamByName(engine, name);
+    if (!stream) missing.push(name);
     else if (!streams.includes(stream)) streams.push(stream);
   }
+  if (unsubscribingOthers && !canRemoveSubscribers(engine, actor, streams)) throw ChatError.insufficientPermission();
   if (missing.length > 0) throw ChatError.badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
   return streams;
 }
 
 /** DELETE /users/me/subscriptions: `removed` / `not_removed` channel names. */
 export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribeParams): Outcome<{ removed: string[]; not_removed: string[] }> {
+  // Principals are resolved first; removing one's own bot is not "removing others".
   const users = p.principals.length > 0 ? resolvePrincipals(engine, p.principals) : [actor];
-  const streams = checkUnsubscribeNames(engine, actor, p.subscriptions);
-  if (users.some((u) => u.id !== actor.id)) {
-    for (const stream of streams) {
-      if (!isUserInGroupSetting(engine, actor.id, stream.groups.can_remove_subscribers_group) && !isAdmin(actor)) {
-        throw ChatError.insufficientPermission();
-      }
-    }
-  }
+  const others = users.some((u) => !directlyControls(actor, u));
+  const streams = checkUnsubscribeNames(engine, actor, p.subscriptions, others);
   const events: Effect[] = [];
   const removed: string[] = [];
   const notRemoved: string[] = [];

@@ -489,3 +489,24 @@ describe('the channel-events post of an empty-topic-only channel', () => {
     expect(posts.at(-1)!.subject).toBe('');
   });
 });
+
+describe('DELETE /users/me/subscriptions permissions (bulk_can_remove_subscribers_from_streams)', () => {
+  it('removing one\'s own bot is not removing others', async () => {
+    const s = sim();
+    const add = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.iago, body: { subscriptions: [{ name: 'Denmark' }], principals: [ID.outgoingBot] } });
+    expect(add.status).toBe(200);
+    // Aaron (a member) owns the outgoing-webhook bot; Hamlet (a member too) does not.
+    const stranger = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: ['Denmark'], principals: [ID.outgoingBot] } });
+    expect(stranger.body).toEqual({ result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+    const owner = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.aaron, body: { subscriptions: ['Denmark'], principals: [ID.outgoingBot] } });
+    expect(owner.body).toEqual({ result: 'success', msg: '', removed: ['Denmark'], not_removed: [] });
+  });
+
+  it('checks the permission before reporting unknown names, and names like channel names', async () => {
+    const s = sim();
+    const both = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: ['Denmark', 'Atlantis'], principals: [ID.othello] } });
+    expect(both.body).toEqual({ result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+    const blank = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: ['  '] } });
+    expect(blank.body).toEqual({ result: 'error', msg: "Channel name can't be empty.", code: 'BAD_REQUEST' });
+  });
+});
