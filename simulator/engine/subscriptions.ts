@@ -28,7 +28,7 @@ import {
   streamAudience,
   type ChannelSettings,
 } from './channel-settings.ts';
-import { formatStream, formatSubscription } from './channels.ts';
+import { compareCodePoints, formatStream, formatSubscription } from './channels.ts';
 
 /**
  * get_streams_to_which_user_cannot_add_subscribers, for a channel the actor can already read:
@@ -324,7 +324,7 @@ export function listSubscriptions(engine: Engine, user: UserRecord, includeSubsc
     const stream = engine.state.streams.get(streamId)!;
     out.push({ name: stream.name, value: formatSubscription(engine, stream, sub, { includeSubscribers }) });
   }
-  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  out.sort((a, b) => compareCodePoints(a.name, b.name));
   return out.map((o) => o.value);
 }
 
