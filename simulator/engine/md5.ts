@@ -1,63 +1,10 @@
 /**
- * MD5 of a UTF-8 string, as lowercase hex. Only used for gravatar URLs (Zulip hashes the
- * lower-cased delivery email); the engine takes no node:* imports, so node:crypto is out.
+ * MD5 of a UTF-8 string, as lowercase hex. Only used where Zulip uses MD5: gravatar URLs (the
+ * lower-cased delivery email) and channel email tokens. js-md5 is pure JavaScript in any runtime,
+ * so the engine stays free of node:* imports.
  */
-const S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
-const K = Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) >>> 0);
+import { md5 } from 'js-md5';
 
 export function md5Hex(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  const paddedLength = (((bytes.length + 8) >> 6) + 1) << 6;
-  const buffer = new Uint8Array(paddedLength);
-  buffer.set(bytes);
-  buffer[bytes.length] = 0x80;
-  const view = new DataView(buffer.buffer);
-  const bitLength = bytes.length * 8;
-  view.setUint32(paddedLength - 8, bitLength >>> 0, true);
-  view.setUint32(paddedLength - 4, Math.floor(bitLength / 2 ** 32), true);
-
-  let a0 = 0x67452301;
-  let b0 = 0xefcdab89;
-  let c0 = 0x98badcfe;
-  let d0 = 0x10325476;
-  const m = new Array<number>(16);
-  for (let chunk = 0; chunk < paddedLength; chunk += 64) {
-    for (let i = 0; i < 16; i++) m[i] = view.getUint32(chunk + i * 4, true);
-    let a = a0;
-    let b = b0;
-    let c = c0;
-    let d = d0;
-    for (let i = 0; i < 64; i++) {
-      let f: number;
-      let g: number;
-      if (i < 16) {
-        f = (b & c) | (~b & d);
-        g = i;
-      } else if (i < 32) {
-        f = (d & b) | (~d & c);
-        g = (5 * i + 1) % 16;
-      } else if (i < 48) {
-        f = b ^ c ^ d;
-        g = (3 * i + 5) % 16;
-      } else {
-        f = c ^ (b | ~d);
-        g = (7 * i) % 16;
-      }
-      const shift = S[(i >> 4) * 4 + (i % 4)]!;
-      const sum = (a + f + K[i]! + m[g]!) >>> 0;
-      a = d;
-      d = c;
-      c = b;
-      b = (b + ((sum << shift) | (sum >>> (32 - shift)))) >>> 0;
-    }
-    a0 = (a0 + a) >>> 0;
-    b0 = (b0 + b) >>> 0;
-    c0 = (c0 + c) >>> 0;
-    d0 = (d0 + d) >>> 0;
-  }
-  let hex = '';
-  for (const word of [a0, b0, c0, d0]) {
-    for (let i = 0; i < 4; i++) hex += ((word >>> (i * 8)) & 0xff).toString(16).padStart(2, '0');
-  }
-  return hex;
+  return md5(text);
 }
