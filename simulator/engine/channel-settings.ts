@@ -103,20 +103,31 @@ export function parseGroupSetting(engine: Engine, setting: string, value: unknow
   throw ChatError.badRequest(`${setting} is not an integer`);
 }
 
-/** principals / subscribers: ids or emails → active users (`No such user` / `User is deactivated`). */
+/**
+ * principals / subscribers: ids or emails → active users, as bulk_access_users_by_id/_email do:
+ * every principal must exist (`No such user`) before any is checked for deactivation. Emails
+ * match the API `email` field only: a delivery address works only for users whose API email is
+ * that address (email visible to everyone), whoever asks; the fake `user{id}@…` always works.
+ */
 export function resolvePrincipals(engine: Engine, principals: readonly (number | string)[]): UserRecord[] {
+  const state = engine.state;
+  const found: UserRecord[] = [];
+  for (const principal of principals) {
+    let user: UserRecord | undefined;
+    if (typeof principal === 'number') user = state.users.get(principal);
+    else {
+      const key = principal.trim().toLowerCase();
+      const id = state.usersByEmail.get(key);
+      const candidate = id === undefined ? undefined : state.users.get(id);
+      if (candidate && candidate.email.toLowerCase() === key) user = candidate;
+    }
+    // System bots live in another realm upstream.
+    if (!user || user.is_system_bot) throw ChatError.badRequest('No such user');
+    found.push(user);
+  }
   const out: UserRecord[] = [];
   const seen = new Set<number>();
-  for (const principal of principals) {
-    const user =
-      typeof principal === 'number'
-        ? engine.state.users.get(principal)
-        : [...engine.state.users.values()].find(
-            (u) =>
-              u.email.toLowerCase() === principal.trim().toLowerCase() ||
-              u.delivery_email.toLowerCase() === principal.trim().toLowerCase(),
-          );
-    if (!user || user.is_system_bot) throw ChatError.badRequest('No such user');
+  for (const user of found) {
     if (!user.is_active) throw ChatError.badRequest('User is deactivated');
     if (!seen.has(user.id)) {
       seen.add(user.id);

@@ -112,14 +112,11 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
       break;
     }
     case 'int_or_string': {
-      // A JSON integer when it parses as one (`30`), else the raw text (`unlimited`).
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        parsed = undefined;
-      }
-      value = isInt(parsed) && INTEGER_LITERAL.test(raw.trim()) ? parsed : typeof parsed === 'string' ? parsed : raw;
+      // Zulip's `Json[str] | Json[int]`: JSON first (a bare word is not valid JSON), then the
+      // string branch, then the integer branch; the first branch's complaint is the one shown.
+      value = parseJson(raw, name);
+      if (typeof value === 'string') break;
+      if (!isInt(value) || !INTEGER_LITERAL.test(raw.trim())) throw ChatError.badRequest(`${name} is not a string`);
       break;
     }
   }

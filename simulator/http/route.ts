@@ -27,8 +27,8 @@ export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot'
  * - int / bool / float: JSON-decoded then strictly typed (`true`/`false` only; `5` but not `5.0`).
  * - json: any JSON value (validate it yourself with `validate`).
  * - int_array / string_array / json_object / json_array: JSON-encoded list or object.
- * - int_or_string: JSON integer when it parses as one, else the raw string
- *   (`message_retention_days`, `anchor`).
+ * - int_or_string: a JSON string or a JSON integer, Zulip's `Json[str] | Json[int]`
+ *   (`message_retention_days`: `"unlimited"` or `30`; a bare word is not valid JSON).
  * - int_array_or_string_array: principals (IDs or emails, not mixed).
  */
 export type ParamType =

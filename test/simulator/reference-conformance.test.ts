@@ -320,7 +320,7 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
       method: 'POST',
       path: '/api/v1/users/me/subscriptions',
       as: ID.cordelia,
-      body: { subscriptions: [{ name: 'Denmark' }], message_retention_days: 'forever' },
+      body: { subscriptions: [{ name: 'Denmark' }], message_retention_days: '"forever"' },
     });
     expect(retention.body).toEqual({ result: 'error', msg: "Bad value for 'message_retention_days': forever", code: 'BAD_REQUEST' });
   });
@@ -362,7 +362,7 @@ describe('check_channel_creation_permissions order', () => {
     ['web-public disabled is reported before the owner requirement', (f) => (f.realm.enable_spectator_access = false), ID.hamlet, { is_web_public: true }, 'BAD_REQUEST', 'Web-public channels are not enabled.'],
     ['web-public enabled, not an owner', () => {}, ID.iago, { is_web_public: true }, 'BAD_REQUEST', 'Insufficient permission'],
     ['default channel by a moderator', () => {}, ID.shiva, { is_default_stream: true }, 'BAD_REQUEST', 'Insufficient permission'],
-    ['retention by an administrator', () => {}, ID.iago, { message_retention_days: 'unlimited' }, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'],
+    ['retention by an administrator', () => {}, ID.iago, { message_retention_days: '"unlimited"' }, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'],
   ];
   it.each(rows)('%s', async (_label, change, as, body, code, msg) => {
     const fixture = devFixture();
@@ -481,7 +481,7 @@ describe('the channel-events post of an empty-topic-only channel', () => {
       method: 'POST',
       path: '/api/v1/users/me/subscriptions',
       as: ID.hamlet,
-      body: { subscriptions: [{ name: 'no-topics' }], topics_policy: 'empty_topic_only' },
+      body: { subscriptions: [{ name: 'no-topics' }], topics_policy: '"empty_topic_only"' },
     });
     expect(res.status).toBe(200);
     const posts = s.engine.eventLog.filter((e) => e.event.type === 'message').map((e) => e.event.message as { subject: string; content: string });

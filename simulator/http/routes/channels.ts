@@ -23,18 +23,15 @@ const bool = (name: string, value: boolean): ParamSpec => ({ name, type: 'bool',
 
 const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
-function jsonOrRawLiteral(allowed: readonly string[]) {
-  return (value: unknown, name: string): string => {
-    let text = value as string;
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (typeof parsed === 'string') text = parsed;
-    } catch {
-      // bare word
-    }
-    if (!allowed.includes(text)) throw ChatError.badRequest(`Invalid ${name}`);
-    return text;
-  };
+/**
+ * topics_policy of the creation endpoints: Zulip declares it `Json[str | None]` with an enum
+ * validator, so only a JSON string naming a policy passes. A bare `inherit` is not valid JSON
+ * there (the Python client sends bare strings, and real servers refuse them).
+ */
+function topicsPolicy(value: unknown, name: string): TopicsPolicy {
+  if (value !== null && typeof value !== 'string') throw ChatError.badRequest(`${name} is not a string`);
+  if (!(TOPICS_POLICIES as readonly unknown[]).includes(value)) throw ChatError.badRequest(`Invalid ${name}`);
+  return value as TopicsPolicy;
 }
 
 /** Creation settings shared by POST /users/me/subscriptions and POST /channels/create. */
@@ -44,9 +41,9 @@ const creationParams: ParamSpec[] = [
   bool('is_web_public', false),
   bool('is_default_stream', false),
   { name: 'history_public_to_subscribers', type: 'bool', default: null },
+  // Json[str] | Json[int] upstream: `"unlimited"` or `30`, never a bare unlimited.
   { name: 'message_retention_days', type: 'int_or_string' },
-  // Zulip reads it as JSON; clients send both `"inherit"` and a bare inherit, so take either.
-  { name: 'topics_policy', type: 'string', validate: jsonOrRawLiteral(TOPICS_POLICIES) },
+  { name: 'topics_policy', type: 'json', validate: topicsPolicy },
   { name: 'folder_id', type: 'int' },
   ...CHANNEL_GROUP_SETTINGS.map((name): ParamSpec => ({ name, type: 'json' })),
   bool('send_new_subscription_messages', true),
