@@ -16,6 +16,7 @@ export interface Linkifier {
 /** A linkifier ready to run: the wrapped regex (null when the pattern is invalid: it matches nothing). */
 interface Compiled {
   re: RegExp | null;
+  source: string;
   template: string;
 }
 
@@ -33,12 +34,12 @@ function preparePattern(source: string): string {
   return `(?<${BEFORE}>^|[\\t\\n\\f\\r ]|\\u0085|\\p{Z}|['"(,:<])(?<${OUTER}>${js})(?<${AFTER}>$|[^\\p{L}\\p{N}])`;
 }
 
-const compiledCache = new Map<string, Compiled>();
+// Per linkifier object (the realm's list keeps its objects), so a render does no string work to find it.
+const compiledCache = new WeakMap<Linkifier, Compiled>();
 
 function compile(linkifier: Linkifier): Compiled {
-  const key = `${linkifier.pattern}\u0000${linkifier.url_template}`;
-  let compiled = compiledCache.get(key);
-  if (!compiled) {
+  let compiled = compiledCache.get(linkifier);
+  if (!compiled || compiled.source !== linkifier.pattern || compiled.template !== linkifier.url_template) {
     let re: RegExp | null;
     try {
       re = new RegExp(preparePattern(linkifier.pattern), 'gu');
@@ -46,8 +47,8 @@ function compile(linkifier: Linkifier): Compiled {
       // Zulip compiles an invalid pattern to one that matches nothing.
       re = null;
     }
-    compiled = { re, template: linkifier.url_template };
-    compiledCache.set(key, compiled);
+    compiled = { re, source: linkifier.pattern, template: linkifier.url_template };
+    compiledCache.set(linkifier, compiled);
   }
   return compiled;
 }
@@ -156,6 +157,34 @@ const LINK_SPLITTER = /[ !;),'"]/;
  * one gets `https://`), overlapping matches dropped by that precedence, the rest in topic order.
  */
 export function topicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
+  // Every fetched channel message needs its topic's links; topics repeat, so they are computed
+  // once per topic text and linkifier list (the cache is dropped when it grows large).
+  let cache = topicCache.get(linkifiers);
+  if (!cache || cache.byTopic.size > TOPIC_CACHE_LIMIT || !sameLinkifiers(cache.seen, linkifiers)) {
+    cache = { seen: linkifiers.map((l) => ({ ...l })), byTopic: new Map() };
+    topicCache.set(linkifiers, cache);
+  }
+  let links = cache.byTopic.get(topic);
+  if (!links) {
+    links = computeTopicLinks(topic, linkifiers, linkify);
+    cache.byTopic.set(topic, links);
+  }
+  return links.map((l) => ({ ...l }));
+}
+
+const TOPIC_CACHE_LIMIT = 10_000;
+/** Keyed by the realm's list; `seen` notices a list changed in place. */
+const topicCache = new WeakMap<readonly Linkifier[], { seen: Linkifier[]; byTopic: Map<string, readonly { text: string; url: string }[]> }>();
+
+function sameLinkifiers(seen: readonly Linkifier[], now: readonly Linkifier[]): boolean {
+  if (seen.length !== now.length) return false;
+  for (let i = 0; i < seen.length; i++) {
+    if (seen[i]!.pattern !== now[i]!.pattern || seen[i]!.url_template !== now[i]!.url_template) return false;
+  }
+  return true;
+}
+
+function computeTopicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
   const matches: (LinkifierMatch & { precedence: number })[] = [];
   linkifiers.forEach((linkifier, precedence) => {
     for (const match of matchesOf(compile(linkifier), topic)) matches.push({ ...match, precedence });

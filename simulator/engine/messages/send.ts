@@ -16,7 +16,7 @@ import {
 } from '../engine.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
 import { nextId, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from '../state.ts';
-import { groupMemberIds, messageRenderContext } from './context.ts';
+import { groupHasMember, messageRenderContext } from './context.ts';
 import { apiFlags, DEFAULT_FORMAT, formatMessage } from './format.ts';
 import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
 
@@ -148,25 +148,28 @@ function checkChannelName(name: string): string {
 }
 
 export function isInGroupSetting(state: State, userId: number, setting: GroupSettingValue): boolean {
-  if (typeof setting === 'number') return groupMemberIds(state, setting).has(userId);
+  if (typeof setting === 'number') return groupHasMember(state, setting, userId);
   if (setting.direct_members.includes(userId)) return true;
-  return setting.direct_subgroups.some((g) => groupMemberIds(state, g).has(userId));
+  return setting.direct_subgroups.some((g) => groupHasMember(state, g, userId));
+}
+
+function notAuthorizedToSend(stream: StreamRecord): ChatError {
+  return ChatError.badRequest(`Not authorized to send to channel '${stream.name}'`);
 }
 
 /** May `sender` post to the channel? (Zulip's access_stream_for_send_message.) */
 function checkCanPost(engine: Engine, sender: UserRecord, stream: StreamRecord): void {
   const state = engine.state;
-  const notAuthorized = () => ChatError.badRequest(`Not authorized to send to channel '${stream.name}'`);
-  if (stream.is_archived) throw notAuthorized();
+  if (stream.is_archived) throw notAuthorizedToSend(stream);
   const poster = sender.is_bot && sender.bot_owner_id !== null ? getUser(engine, sender.bot_owner_id) : undefined;
-  const canPostAs = (user: UserRecord) => isInGroupSetting(state, user.id, stream.groups.can_send_message_group);
-  if (!canPostAs(sender) && !(poster && canPostAs(poster))) {
+  const group = stream.groups.can_send_message_group;
+  if (!isInGroupSetting(state, sender.id, group) && !(poster && isInGroupSetting(state, poster.id, group))) {
     throw ChatError.badRequest('You do not have permission to post in this channel.');
   }
   if (isSubscribed(engine, sender.id, stream.id)) return;
   // A bot may post where its owner is subscribed.
   if (poster && isSubscribed(engine, poster.id, stream.id)) return;
-  if (stream.invite_only || isGuest(sender)) throw notAuthorized();
+  if (stream.invite_only || isGuest(sender)) throw notAuthorizedToSend(stream);
 }
 
 /**
@@ -213,17 +216,22 @@ function privateRecipients(to: string): number[] | string[] {
   if (typeof data === 'string') data = data.split(',');
   if (!Array.isArray(data)) throw ChatError.badRequest('Invalid data type for recipients');
   if (data.length === 0) return [];
-  const mixed = () => ChatError.badRequest('Recipient lists may contain emails or user IDs, but not both.');
   if (typeof data[0] === 'string') {
-    if (!data.every((x) => typeof x === 'string')) throw mixed();
+    if (!data.every((x) => typeof x === 'string')) throw mixedRecipients();
     return [...new Set((data as string[]).map((s) => s.trim()))].filter((s) => s !== '');
   }
   if (!isInt(data[0])) throw ChatError.badRequest('Invalid data type for recipients');
-  if (!data.every(isInt)) throw mixed();
+  if (!data.every(isInt)) throw mixedRecipients();
   return [...new Set(data as number[])];
 }
 
-const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x);
+function isInt(x: unknown): x is number {
+  return typeof x === 'number' && Number.isInteger(x);
+}
+
+function mixedRecipients(): ChatError {
+  return ChatError.badRequest('Recipient lists may contain emails or user IDs, but not both.');
+}
 
 /**
  * The DM addressee: recipients resolved by legacy_build (unknown ids and emails), then the content
