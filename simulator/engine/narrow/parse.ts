@@ -24,16 +24,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** NarrowParameter.validate_terms: check_string_or_int, check_string_or_int_list, check_required_string or check_string. */
 function checkOperand(operator: string, operand: unknown): Operand {
   if (OPERATORS_SUPPORTING_ID.has(operator)) {
     if (typeof operand === 'string' || Number.isInteger(operand)) return operand as string | number;
-    throw ChatError.badRequest('operand is not a string or an integer');
+    throw ChatError.badRequest('operand is not a string or integer');
   }
   if (OPERATORS_SUPPORTING_IDS.has(operator)) {
-    if (typeof operand === 'string' || Number.isInteger(operand)) return operand as string | number;
-    if (Array.isArray(operand) && operand.every((x) => Number.isInteger(x))) return operand as number[];
-    if (Array.isArray(operand) && operand.every((x) => typeof x === 'string')) return operand as string[];
-    throw ChatError.badRequest('operand is not a string or an integer list');
+    // A string (comma-separated emails) or a list of user IDs; check_list(check_int) names the bad item.
+    if (typeof operand === 'string') return operand;
+    if (!Array.isArray(operand)) throw ChatError.badRequest('operand is not a string or an integer list');
+    const bad = operand.findIndex((x) => !Number.isInteger(x));
+    if (bad >= 0) throw ChatError.badRequest(`operand[${bad}] is not an integer`);
+    return operand as number[];
   }
   if (typeof operand !== 'string') throw ChatError.badRequest('operand is not a string');
   if (operator === 'search' && operand.trim() === '') throw ChatError.badRequest('operand cannot be blank.');
@@ -48,6 +51,7 @@ export function parseNarrow(raw: unknown): NarrowTerm[] {
     let operator: unknown;
     let operand: unknown;
     let negated: unknown = false;
+    let negatedSent = false;
     if (Array.isArray(elem)) {
       if (elem.length !== 2 || elem.some((x) => typeof x !== 'string')) throw termError(index, 'element is not a string pair');
       [operator, operand] = elem;
@@ -56,14 +60,19 @@ export function parseNarrow(raw: unknown): NarrowTerm[] {
       if (!('operator' in elem) || elem.operator === null) throw termError(index, 'operator is missing');
       operator = elem.operator;
       operand = elem.operand;
-      if ('negated' in elem && elem.negated !== null) negated = elem.negated;
+      if ('negated' in elem) {
+        negated = elem.negated;
+        negatedSent = true;
+      }
     } else {
       throw termError(index, 'dict or list required');
     }
-    if (typeof operator !== 'string') throw ChatError.badRequest('operator is not a string');
+    // Field validation (strict pydantic: operator, then negated) precedes the operand checks of
+    // the model's after-validator.
+    if (typeof operator !== 'string') throw ChatError.badRequest(`narrow[${index}]["operator"] is not a string`);
+    if (negatedSent && typeof negated !== 'boolean') throw ChatError.badRequest(`narrow[${index}]["negated"] is not a boolean`);
     const checked = checkOperand(operator, operand);
-    if (typeof negated !== 'boolean') throw ChatError.badRequest('negated is not a boolean');
-    return { operator, operand: checked, negated };
+    return { operator, operand: checked, negated: negated as boolean };
   });
 }
 

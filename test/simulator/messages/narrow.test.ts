@@ -17,10 +17,19 @@ describe('narrow errors', () => {
     ['missing operator', [{ operand: 'Denmark' }], error('BAD_REQUEST', 'Invalid narrow[0]: Value error, operator is missing')],
     ['second term malformed', [['channel', 'Denmark'], {}], error('BAD_REQUEST', 'Invalid narrow[1]: Value error, operand is missing')],
     ['operand of the wrong type', [{ operator: 'topic', operand: 5 }], error('BAD_REQUEST', 'operand is not a string')],
-    ['channel operand a list', [{ operator: 'channel', operand: ['a'] }], error('BAD_REQUEST', 'operand is not a string or an integer')],
+    // validator.py: check_string_or_int says "string or integer"; check_string_or_int_list takes a
+    // string or a list of integers (check_list(check_int) names the first bad item).
+    ['channel operand a list', [{ operator: 'channel', operand: ['a'] }], error('BAD_REQUEST', 'operand is not a string or integer')],
+    ['dm operand an integer', [{ operator: 'dm', operand: 10 }], error('BAD_REQUEST', 'operand is not a string or an integer list')],
+    ['dm operand a list of emails', [{ operator: 'dm', operand: ['iago@zulip.com'] }], error('BAD_REQUEST', 'operand[0] is not an integer')],
+    ['dm operand a mixed list', [{ operator: 'dm', operand: [10, 'x'] }], error('BAD_REQUEST', 'operand[1] is not an integer')],
     ['dm operand an object', [{ operator: 'dm', operand: { a: 1 } }], error('BAD_REQUEST', 'operand is not a string or an integer list')],
     ['blank search', [{ operator: 'search', operand: '  ' }], error('BAD_REQUEST', 'operand cannot be blank.')],
-    ['negated not a boolean', [{ operator: 'channel', operand: 'Denmark', negated: 'yes' }], error('BAD_REQUEST', 'negated is not a boolean')],
+    // NarrowParameter's fields are validated strictly by pydantic, before the operand checks.
+    ['negated not a boolean', [{ operator: 'channel', operand: 'Denmark', negated: 'yes' }], error('BAD_REQUEST', 'narrow[0]["negated"] is not a boolean')],
+    ['negated null', [['channel', 'Denmark'], { operator: 'channel', operand: 'Denmark', negated: null }], error('BAD_REQUEST', 'narrow[1]["negated"] is not a boolean')],
+    ['negated checked before the operand', [{ operator: 'topic', operand: 5, negated: 1 }], error('BAD_REQUEST', 'narrow[0]["negated"] is not a boolean')],
+    ['operator not a string', [{ operator: 5, operand: 'x' }], error('BAD_REQUEST', 'narrow[0]["operator"] is not a string')],
     ['unknown operator', [['color', 'blue']], badNarrow('unknown operator color')],
     ['unknown channel', [['channel', 'Atlantis']], badNarrow('unknown channel Atlantis')],
     ['unknown channel id', [{ operator: 'channel', operand: 999 }], badNarrow('unknown channel 999')],
