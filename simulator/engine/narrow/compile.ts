@@ -26,8 +26,9 @@ export interface CompiledNarrow {
 
 const RESOLVED_PREFIX = '✔ ';
 
+/** The operand as Zulip's error text shows it: Python's str(), so a list of IDs reads "[10, 11]". */
 function operandText(operand: Operand): string {
-  return Array.isArray(operand) ? operand.join(',') : String(operand);
+  return Array.isArray(operand) ? `[${operand.join(', ')}]` : String(operand);
 }
 
 function resolveStream(engine: Engine, operand: Operand): StreamRecord | undefined {

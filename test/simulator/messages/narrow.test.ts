@@ -39,6 +39,7 @@ describe('narrow errors', () => {
     ['unknown channels operand', [['channels', 'all']], badNarrow('unknown channels operand all')],
     ['unknown sender', [['sender', 'nobody@zulip.com']], badNarrow('unknown user nobody@zulip.com')],
     ['unknown dm user', [['dm', 'iago@zulip.com,nobody@zulip.com']], badNarrow('unknown user in iago@zulip.com,nobody@zulip.com')],
+    ['unknown dm user id, shown as a Python list', [{ operator: 'dm', operand: [10, 9999] }], badNarrow('unknown user in [10, 9999]')],
     ['channel and dm mixed', [['channel', 'Denmark'], ['dm', 'iago@zulip.com']], badNarrow('No message can be both a channel message and direct message')],
     ['topic and is:dm mixed', [['topic', 'x'], ['is', 'dm']], badNarrow('No message can be both a channel message and direct message')],
     ['non-numeric id', [{ operator: 'id', operand: 'abc' }], badNarrow('Invalid message ID')],
