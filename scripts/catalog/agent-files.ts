@@ -37,12 +37,16 @@ export function llmsTxt(c: Catalog): string {
 
 /**
  * Every twin in llms.txt order, one after another, so one fetch gives all the text. Yielded in
- * pieces (and the twins rendered again rather than kept) so the file never sits in memory whole.
+ * pieces so the file never sits in memory whole; `twin` stands in for each page's twin (the
+ * build passes a reference to the twin file, so each twin is rendered once for both files).
  */
-export function* llmsFullTxt(c: Catalog): Generator<string> {
+export function* llmsFullTxt<T = string>(c: Catalog, twin: (d: CollectionDoc) => string | T = (d) => twinMarkdown(c, d)): Generator<string | T> {
   const org = c.organization.fm;
   yield `# ${org.name}\n\n> ${oneLine(org.description)}\n`;
-  for (const d of indexableDocs(c)) yield `\n---\n\n${twinMarkdown(c, d)}`;
+  for (const d of indexableDocs(c)) {
+    yield '\n---\n\n';
+    yield twin(d);
+  }
 }
 
 export interface SitemapEntry {

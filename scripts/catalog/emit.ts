@@ -25,8 +25,17 @@ export type OutFile =
       /** Assemble from the already stringified items (lists, bundle) instead of stringifying again. */
       compose?: boolean;
     }
-  /** Text is rendered when written (twins are big and llms-full.txt holds them all again). */
-  | { kind: 'text'; render: () => Iterable<string> };
+  /**
+   * Text is rendered when written, in pieces. A `{ include }` piece stands for the whole text of
+   * another output file (llms-full.txt holds every twin): it is rendered once for both files.
+   */
+  | {
+      kind: 'text';
+      render: () => Iterable<TextPiece>;
+      /** Holds other outputs (`{ include }` pieces): written before them, teeing each. */
+      compose?: boolean;
+    };
+export type TextPiece = string | { include: string };
 export type Outputs = Map<string, OutFile>;
 
 export interface EmitOptions {
@@ -84,14 +93,15 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   json('openapi.json', null, openapiDocument(c));
   for (const rel of ['index.json', 'bundle.json', 'openapi.json']) mapJson(rel, c.updated);
 
-  const text = (rel: string, render: () => Iterable<string>): void => void out.set(rel, { kind: 'text', render });
+  const text = (rel: string, render: () => Iterable<TextPiece>, compose = false): void =>
+    void out.set(rel, { kind: 'text', render, ...(compose ? { compose } : {}) });
   for (const d of indexable) {
     const at = addressesOf(c.site, d);
     text(twinFile(at.path), () => [twinMarkdown(c, d)]);
     sitemap.push({ loc: at.url, lastmod: d.fm.updated });
   }
   text('llms.txt', () => [llmsTxt(c)]);
-  text('llms-full.txt', () => llmsFullTxt(c));
+  text('llms-full.txt', () => llmsFullTxt(c, (d) => ({ include: twinFile(addressesOf(c.site, d).path) })), true);
   text('robots.txt', () => [robotsTxt(c)]);
   // Pages first, then the JSON endpoints; each group in its own stable order.
   sitemap.sort((a, b) => Number(a.loc.includes(API_PREFIX)) - Number(b.loc.includes(API_PREFIX)));

@@ -8,13 +8,13 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkOutputs } from './check-output.ts';
 import { ORGANIZATION_FILE, sitePath, type CollectionKind } from './collections.ts';
-import { emitCatalog, type Outputs } from './emit.ts';
+import { emitCatalog } from './emit.ts';
 import { formatIssues, issue, sortIssues, type Issue } from './issues.ts';
-import { JsonCache } from './json.ts';
 import { checkLinks, type DraftRef, type PresentRef } from './link-check.ts';
 import { loadContent, type SourceFile } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
+import { writeOutputs } from './serialize.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
 import { prepareWrite } from './write.ts';
@@ -65,15 +65,15 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const outputs = emitCatalog(catalog, { generatedAt });
   // Folders are created in the background while the outputs are checked; nothing reaches outDir
   // unless the check passes.
-  const pending = prepareWrite(options.outDir, [...outputs.keys()].sort());
+  // In emit order: the twins' folders are then made in the order the twins are written.
+  const pending = prepareWrite(options.outDir, [...outputs.keys()]);
   const outputIssues = checkOutputs(outputs);
   if (outputIssues.length > 0) {
     await pending.discard();
     return fail(outputIssues);
   }
 
-  const cache = new JsonCache();
-  const written = await pending.commit((rel) => render(outputs, cache, rel));
+  const written = await pending.commit((sink) => writeOutputs(outputs, sink));
   const ms = Math.round(performance.now() - started);
   log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
   return { ok: true, files: written.files, bytes: written.bytes, ms };
@@ -126,19 +126,6 @@ function presentRef(doc: ParsedDoc): PresentRef {
 
 function slugOf(doc: ParsedDoc): string {
   return typeof doc.data.slug === 'string' ? doc.data.slug : doc.fileSlug;
-}
-
-/** Compact JSON, newline-terminated; each object is stringified once however many files hold it. */
-function render(outputs: Outputs, cache: JsonCache, rel: string): Iterable<string> {
-  const out = outputs.get(rel);
-  if (!out) throw new Error(`no output ${rel}`);
-  if (out.kind === 'text') return out.render();
-  if (!out.compose) return [`${cache.of(out.value)}\n`];
-  const value = out.value as Record<string, unknown>;
-  return (function* () {
-    yield* cache.chunks(value);
-    yield '\n';
-  })();
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

@@ -1,10 +1,15 @@
-/** The writer (atomic swap, byte count) and the JSON assembler (same bytes as JSON.stringify). */
+/**
+ * The writer (atomic swap, byte count, every announced file exactly once), the JSON assembler
+ * (same bytes as JSON.stringify) and the serializer (same bytes, shared parts rendered once).
+ */
 import { readdir, mkdir, writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { OutFile, Outputs } from '../../scripts/catalog/emit.ts';
 import { JsonCache } from '../../scripts/catalog/json.ts';
-import { prepareWrite, writeAtomically } from '../../scripts/catalog/write.ts';
+import { writeOutputs } from '../../scripts/catalog/serialize.ts';
+import { prepareWrite, writeAtomically, type WriteSink } from '../../scripts/catalog/write.ts';
 import { cleanupTemp, readTree, tempDir } from './helpers.ts';
 
 afterAll(cleanupTemp);
@@ -65,11 +70,94 @@ describe('JsonCache', () => {
     );
   });
 
-  it('stringifies a shared object once and reuses it', () => {
+  it('stringifies a shared object once for all its declared uses, then forgets it', () => {
     const cache = new JsonCache();
     const item = { slug: 'a' };
+    cache.share(item, 3);
     const first = cache.of(item);
     item.slug = 'changed after stringify';
     expect([...cache.chunks({ items: [item, item] })].join('')).toBe(`{"items":[${first},${first}]}`);
+    // The third use was the last one: a fourth call sees the object as it is now.
+    expect(cache.of(item)).toBe('{"slug":"changed after stringify"}');
+  });
+
+  it('does not remember objects that were not declared shared', () => {
+    const cache = new JsonCache();
+    const item = { slug: 'a' };
+    cache.of(item);
+    item.slug = 'b';
+    expect(cache.of(item)).toBe('{"slug":"b"}');
+  });
+});
+
+/** An object whose every stringification is counted, so "once" can be checked from outside. */
+function counted(value: Record<string, unknown>, calls: Map<string, number>): Record<string, unknown> {
+  return { ...value, toJSON: () => (calls.set(String(value.slug), (calls.get(String(value.slug)) ?? 0) + 1), value) };
+}
+
+describe('writeOutputs', () => {
+  it('writes every output with the same bytes as rendering each file on its own, rendering shared parts once', async () => {
+    const calls = new Map<string, number>();
+    const a = counted({ slug: 'a', body: 'ñ'.repeat(10) }, calls);
+    const b = counted({ slug: 'b', body: 'x' }, calls);
+    const area = counted({ slug: 'z' }, calls);
+    let twinRenders = 0;
+    const outputs: Outputs = new Map<string, OutFile>([
+      ['api/items/a.json', { kind: 'json', schema: null, value: a }],
+      ['api/items/b.json', { kind: 'json', schema: null, value: b }],
+      ['api/areas.json', { kind: 'json', schema: null, value: { count: 1, items: [area] }, compose: true }],
+      ['api/bundle.json', { kind: 'json', schema: null, value: { name: 'n', items: [a, b], coverage: [area], empty: [] }, compose: true }],
+      ['p/a/index.md', { kind: 'text', render: () => { twinRenders += 1; return ['# A\n']; } }],
+      ['p/b/index.md', { kind: 'text', render: () => ['# B\n'] }],
+      ['full.txt', { kind: 'text', render: () => ['head\n', { include: 'p/a/index.md' }, '---\n', { include: 'p/b/index.md' }], compose: true }],
+      ['robots.txt', { kind: 'text', render: () => ['one piece'] }],
+    ]);
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    const stats = await prepareWrite(out, [...outputs.keys()]).commit((sink) => writeOutputs(outputs, sink));
+    const tree = await readTree(out);
+    const expected = new Map<string, string>([
+      ['api/items/a.json', `${JSON.stringify(a)}\n`],
+      ['api/items/b.json', `${JSON.stringify(b)}\n`],
+      ['api/areas.json', `${JSON.stringify({ count: 1, items: [area] })}\n`],
+      ['api/bundle.json', `${JSON.stringify({ name: 'n', items: [a, b], coverage: [area], empty: [] })}\n`],
+      ['p/a/index.md', '# A\n'],
+      ['p/b/index.md', '# B\n'],
+      ['full.txt', 'head\n# A\n---\n# B\n'],
+      ['robots.txt', 'one piece'],
+    ]);
+    expect(Object.fromEntries([...tree].map(([k, v]) => [k, v.toString('utf8')]))).toEqual(Object.fromEntries(expected));
+    expect(stats).toEqual({ files: expected.size, bytes: [...tree.values()].reduce((n, v) => n + v.length, 0) });
+    // One stringification per object while writing (building `expected` made two more each), one twin render.
+    expect(twinRenders).toBe(1);
+    expect(Object.fromEntries(calls)).toEqual({ a: 1 + 2, b: 1 + 2, z: 1 + 2 });
+  });
+});
+
+describe('the write sink', () => {
+  it.each([
+    ['a file it was not told about', (sink: WriteSink) => sink.file('other.txt', 'x'), 'other.txt was not announced'],
+    ['the same file twice', async (sink: WriteSink) => { await sink.file('a.txt', 'x'); await sink.file('a.txt', 'y'); }, 'a.txt written twice'],
+    ['a file left unwritten', (sink: WriteSink) => sink.file('a.txt', 'x'), 'not written: b/c.txt'],
+  ])('refuses %s and leaves the previous folder untouched', async (_name, produce, message) => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    await mkdir(out);
+    await writeFile(path.join(out, 'keep.txt'), 'previous');
+    await expect(prepareWrite(out, ['a.txt', 'b/c.txt']).commit(async (sink) => { await produce(sink); })).rejects.toThrow(message);
+    expect(await readdir(out)).toEqual(['keep.txt']);
+    expect(await readdir(parent)).toEqual(['dist']);
+  });
+
+  it('closes a stream left open by a failed render and leaves no temporary folder', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    const failing = prepareWrite(out, ['big.txt', 'x/a.txt']).commit(async (sink) => {
+      const stream = sink.stream('big.txt');
+      await stream.write('a'.repeat(3 << 20));
+      throw new Error('render failed');
+    });
+    await expect(failing).rejects.toThrow('render failed');
+    expect(await readdir(parent)).toEqual([]);
   });
 });
