@@ -4,6 +4,7 @@
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import {
+  commit,
   getStreamById,
   getStreamByName,
   getUser,
@@ -14,6 +15,7 @@ import {
   subscribersOf,
   type Engine,
 } from '../engine.ts';
+import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
 import { nextId, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from '../state.ts';
 import { groupHasMember, messageRenderContext } from './context.ts';
@@ -116,6 +118,40 @@ function checkTopicsPolicy(engine: Engine, stream: StreamRecord, topic: string):
   }
 }
 
+/** Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD: one warning per bot per minute. */
+const BOT_OWNER_ALERT_WAIT_SECONDS = 60;
+/** Each bot's last warning (Zulip reuses UserProfile.last_reminder); a fresh engine has fresh records. */
+const lastBotOwnerAlert = new WeakMap<UserRecord, number>();
+
+/**
+ * send_pm_if_empty_stream: a bot that sends to a missing channel, or to one without
+ * subscribers, gets its owner a direct message from Notification Bot. It is sent (and its events
+ * recorded) even though the request itself then fails, as Zulip does outside a transaction.
+ */
+function notifyBotOwner(engine: Engine, sender: UserRecord, what: string): void {
+  if (!sender.is_bot || sender.bot_owner_id === null) return;
+  const owner = getUser(engine, sender.bot_owner_id);
+  const bot = [...engine.state.users.values()].find((u) => u.is_system_bot && u.delivery_email.toLowerCase().startsWith('notification-bot@'));
+  if (!owner || !bot) return;
+  const now = engine.deps.clock.now();
+  const last = lastBotOwnerAlert.get(sender);
+  if (last !== undefined && now - last <= BOT_OWNER_ALERT_WAIT_SECONDS) return;
+  commit(
+    engine,
+    doSendMessage(engine, {
+      sender: bot,
+      addressee: { kind: 'direct', users: [owner] },
+      content: `Your bot \`${sender.delivery_email}\` ${what}`,
+      client: 'Internal',
+      readBySender: true,
+      queueId: undefined,
+      localId: undefined,
+      timestamp: nowSeconds(engine),
+    }),
+  );
+  lastBotOwnerAlert.set(sender, now);
+}
+
 /** Zulip's extract_stream_indicator: a raw name, a JSON name or id, or a one-element JSON list. */
 function streamIndicator(to: string): string | number {
   // Most clients send a bare name; only text that can be JSON is parsed (a failed parse is slow).
@@ -189,11 +225,24 @@ function resolveStreamAddressee(
   let stream: StreamRecord | undefined;
   if (typeof indicator === 'number') {
     stream = getStreamById(engine, indicator);
-    if (!stream) throw ChatError.streamIdDoesNotExist(indicator);
+    if (!stream) {
+      notifyBotOwner(engine, sender, `tried to send a message to channel ID ${indicator}, but there is no channel with that ID.`);
+      throw ChatError.streamIdDoesNotExist(indicator);
+    }
   } else {
     const name = checkChannelName(indicator);
     stream = getStreamByName(engine, name);
-    if (!stream) throw ChatError.streamDoesNotExist(djangoEscape(name));
+    if (!stream) {
+      notifyBotOwner(
+        engine,
+        sender,
+        `tried to send a message to channel #**${name}**, but that channel does not exist. Click [here](#channels/new) to create it.`,
+      );
+      throw ChatError.streamDoesNotExist(djangoEscape(name));
+    }
+  }
+  if (sender.is_bot && subscribersOf(engine, stream.id).length === 0) {
+    notifyBotOwner(engine, sender, `tried to send a message to channel ${channelLinkSyntax(stream.id, stream.name)}. The channel exists but does not have any subscribers.`);
   }
   const topic = normalizeTopic(engine, params.topic);
   checkCanPost(engine, sender, stream);
