@@ -100,7 +100,6 @@ function effectiveTopicsPolicy(engine: Engine, stream: StreamRecord): string {
 
 /** Zulip's truncate_topic after stripping, with the empty-topic spellings of older clients. */
 export function normalizeTopic(engine: Engine, raw: string): string {
-  if (raw.includes('\u0000')) throw ChatError.badRequest('Topic must not contain null bytes');
   let topic = raw.trim();
   // Clients that do not know the empty topic send its display name, or the legacy "(no topic)".
   if (topic === engine.state.realm.realm_empty_topic_display_name || topic === '(no topic)') topic = '';
@@ -176,11 +175,29 @@ function djangoEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 }
 
+/** check_string_is_printable: 1-based position of the first control, surrogate or unassigned character. */
+function unprintablePosition(text: string): number | undefined {
+  let position = 0;
+  for (const ch of text) {
+    position++;
+    if (/[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch)) return position;
+  }
+  return undefined;
+}
+
 function checkChannelName(name: string): string {
   const stripped = name.trim();
   if (stripped === '') throw ChatError.badRequest("Channel name can't be empty.");
   if ([...stripped].length > 60) throw ChatError.badRequest('Channel name too long (limit: 60 characters).');
+  const bad = unprintablePosition(stripped);
+  if (bad !== undefined) throw ChatError.badRequest(`Invalid character in channel name, at position ${bad}.`);
   return stripped;
+}
+
+/** Addressee.for_stream_name / for_stream_id: check_stream_topic on the stripped topic. */
+function checkTopicCharacters(topic: string): void {
+  const bad = unprintablePosition(topic.trim());
+  if (bad !== undefined) throw ChatError.badRequest(`Invalid character in topic, at position ${bad}!`);
 }
 
 export function isInGroupSetting(state: State, userId: number, setting: GroupSettingValue): boolean {
@@ -221,6 +238,7 @@ function resolveStreamAddressee(
 ): { addressee: Addressee; content: string } {
   if (indicator === undefined) throw ChatError.badRequest('Missing channel');
   if (params.topic === undefined) throw ChatError.badRequest('Missing topic');
+  checkTopicCharacters(params.topic);
   const content = normalizeContent(engine, params.content);
   let stream: StreamRecord | undefined;
   if (typeof indicator === 'number') {

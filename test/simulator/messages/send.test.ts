@@ -220,6 +220,11 @@ describe('POST /messages errors', () => {
     ['forged after a bad channel indicator', HAMLET, { type: 'stream', to: '[]', topic: 't', content: 'x', forged: 'yes' }, 400, error('BAD_REQUEST', 'Expected exactly one channel')],
     ['sender from a non-mirroring client', HAMLET, { type: 'direct', to: '[11]', content: 'x', sender: 'iago@zulip.com' }, 400, error('BAD_REQUEST', 'Invalid mirrored message')],
     ['widget_content that is not JSON', HAMLET, { type: 'stream', to: 'Denmark', topic: 't', content: 'x', widget_content: '{' }, 400, error('BAD_REQUEST', 'Widgets: API programmer sent invalid JSON content')],
+    // check_string_is_printable (categories Cc, Cs, Cn), 1-based, on the stripped text.
+    ['control characters in the topic', HAMLET, { type: 'stream', to: 'Verona', topic: 'Test\n\rTopic', content: 'x' }, 400, error('BAD_REQUEST', 'Invalid character in topic, at position 5!')],
+    ['unassigned character in the topic', HAMLET, { type: 'stream', to: 'Verona', topic: ' Test\ufffeTopic', content: 'x' }, 400, error('BAD_REQUEST', 'Invalid character in topic, at position 5!')],
+    ['null byte in the topic, before empty content', HAMLET, { type: 'stream', to: 'Verona', topic: 'a\u0000', content: ' ' }, 400, error('BAD_REQUEST', 'Invalid character in topic, at position 2!')],
+    ['control character in the channel name', HAMLET, { type: 'stream', to: 'Ver\tona', topic: 't', content: 'x' }, 400, error('BAD_REQUEST', 'Invalid character in channel name, at position 4.')],
     ['no topic before empty content', HAMLET, { type: 'stream', to: 'Denmark', content: ' ' }, 400, error('BAD_REQUEST', 'Missing topic')],
     ['no topic before an unknown channel', HAMLET, { type: 'stream', to: 'Atlantis', content: 'x' }, 400, error('BAD_REQUEST', 'Missing topic')],
     ['empty content before an unknown channel', HAMLET, { type: 'stream', to: 'Atlantis', topic: 't', content: ' ' }, 400, error('BAD_REQUEST', 'Message must not be empty')],
