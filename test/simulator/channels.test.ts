@@ -258,11 +258,11 @@ describe('Notification Bot messages', () => {
       body: { subscriptions: [{ name: 'Venice' }, { name: 'Scotland' }, { name: 'brand' }], principals: [ID.hamlet, ID.cordelia, ID.defaultBot] },
     });
     expect(res.body.new_subscription_messages_sent).toBe(true);
-    const dms = await messages(s, ID.cordelia, [{ operator: 'dm', operand: ['notification-bot@zulip.com'] }]);
+    const dms = await messages(s, ID.cordelia, [{ operator: 'dm', operand: 'notification-bot@zulip.com' }]);
     expect(dms.map((m) => m.content)).toEqual([
       '@_**King Hamlet|10** subscribed you to the following channels:\n\n* #**Scotland**\n* #**Venice**\n',
     ]);
-    const own = await messages(s, ID.hamlet, [{ operator: 'dm', operand: ['notification-bot@zulip.com'] }]);
+    const own = await messages(s, ID.hamlet, [{ operator: 'dm', operand: 'notification-bot@zulip.com' }]);
     expect(own).toEqual([]);
   });
 
@@ -300,7 +300,7 @@ describe('Notification Bot messages', () => {
       body: { subscriptions: [{ name: 'Venice' }], principals: [ID.cordelia], send_new_subscription_messages: false },
     });
     expect(res.body).not.toHaveProperty('new_subscription_messages_sent');
-    expect(await messages(s, ID.cordelia, [{ operator: 'dm', operand: ['notification-bot@zulip.com'] }])).toEqual([]);
+    expect(await messages(s, ID.cordelia, [{ operator: 'dm', operand: 'notification-bot@zulip.com' }])).toEqual([]);
   });
 });
 
