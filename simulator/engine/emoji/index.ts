@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import type { RealmEmoji } from '../state.ts';
 import type { ReactionType } from '../messages/store.ts';
-import { ZULIP_EXTRA_NAMES } from './zulip-names.ts';
+import { ZULIP_CANONICAL_NAMES, ZULIP_EXTRA_NAMES, ZULIP_NAME_OVERRIDES } from './zulip-names.ts';
 
 interface DatasourceEmoji {
   unified: string;
@@ -38,6 +38,12 @@ for (const entry of datasource) {
 }
 for (const [name, code] of Object.entries(ZULIP_EXTRA_NAMES)) {
   if (!nameToCode.has(name) && codeToName.has(code)) nameToCode.set(name, code);
+}
+for (const [name, code] of Object.entries(ZULIP_NAME_OVERRIDES)) {
+  if (codeToName.has(code)) nameToCode.set(name, code);
+}
+for (const [code, name] of Object.entries(ZULIP_CANONICAL_NAMES)) {
+  if (codeToName.has(code)) codeToName.set(code, name);
 }
 
 /**

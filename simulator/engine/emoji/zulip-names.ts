@@ -1,6 +1,6 @@
 // Names Zulip's own emoji table gives to common Unicode emoji, beyond iamcal's short names
 // (Zulip curates its names in tools/setup/emoji/emoji_names.py). These are added as extra names;
-// they never replace a datasource short name, so `smile` stays 1f604 as in Zulip's rendering.
+// they never replace a datasource short name (the overrides below do, where Zulip's table differs).
 export const ZULIP_EXTRA_NAMES: Readonly<Record<string, string>> = {
   thumbs_up: '1f44d',
   thumbs_down: '1f44e',
@@ -51,4 +51,32 @@ export const ZULIP_EXTRA_NAMES: Readonly<Record<string, string>> = {
   check: '2705',
   party_popper: '1f389',
   octopus: '1f419',
+};
+
+/**
+ * Names Zulip gives to a different emoji than iamcal does (tools/setup/emoji/emoji_names.py), so
+ * they replace the datasource's: Zulip's `:smile:` is ☺ (its "big_smile" is iamcal's smile).
+ * Only conflicts verified against Zulip's table are listed.
+ */
+export const ZULIP_NAME_OVERRIDES: Readonly<Record<string, string>> = {
+  smile: '263a',
+  stuck_out_tongue: '1f61d',
+  point_up: '1f446',
+  ok: '1f44c',
+  dizzy: '1f635',
+};
+
+/** Zulip's canonical names for these codes (shown as the name of a literal emoji in messages). */
+export const ZULIP_CANONICAL_NAMES: Readonly<Record<string, string>> = {
+  '263a': 'smile',
+  '1f604': 'big_smile',
+  '1f642': 'slight_smile',
+  '1f61d': 'stuck_out_tongue',
+  '1f61b': 'mischievous',
+  '1f61c': 'stuck_out_tongue_wink',
+  '1f446': 'point_up',
+  '261d': 'wait_one_second',
+  '1f44c': 'ok',
+  '1f635': 'dizzy',
+  '1f63f': 'crying_cat',
 };

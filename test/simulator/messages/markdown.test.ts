@@ -90,9 +90,12 @@ const cases: [string, string, string][] = [
   ['name|id with another user’s name is no mention', '@**Iago|10**', '<p>@<strong>Iago|10</strong></p>'],
   ['|id mention', '@**|11**', '<p><span class="user-mention" data-user-id="11">@Iago</span></p>'],
   ['deactivated user is mentioned silently', '@**Gone Person**', '<p><span class="user-mention silent" data-user-id="30">Gone Person</span></p>'],
-  ['unicode emoji', ':smile:', '<p><span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>'],
+  // Zulip's own emoji names (emoji_names.py) win over iamcal's: :smile: is U+263A, :big_smile: is U+1F604.
+  ['unicode emoji', ':smile:', '<p><span aria-label="smile" class="emoji emoji-263a" role="img" title="smile">:smile:</span></p>'],
+  ['unicode emoji by a Zulip-only name', ':big_smile:', '<p><span aria-label="big smile" class="emoji emoji-1f604" role="img" title="big smile">:big_smile:</span></p>'],
+  ['a name Zulip gives to another emoji than iamcal', ':ok:', '<p><span aria-label="ok" class="emoji emoji-1f44c" role="img" title="ok">:ok:</span></p>'],
   ['emoji code drops FE0F', ':heart:', '<p><span aria-label="heart" class="emoji emoji-2764" role="img" title="heart">:heart:</span></p>'],
-  ['literal emoji character', '😄', '<p><span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>'],
+  ['literal emoji character (named with Zulip\'s canonical name)', '😄', '<p><span aria-label="big smile" class="emoji emoji-1f604" role="img" title="big smile">:big_smile:</span></p>'],
   [
     'realm emoji',
     ':green_tick:',

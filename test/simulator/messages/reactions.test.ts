@@ -15,7 +15,8 @@ async function reactionsOf(s: Simulator, id: number) {
 
 describe('adding reactions', () => {
   test.each([
-    ['unicode by name', { emoji_name: 'smile' }, { emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' }],
+    ['unicode by name (Zulip names: smile is 263a)', { emoji_name: 'smile' }, { emoji_name: 'smile', emoji_code: '263a', reaction_type: 'unicode_emoji' }],
+    ['unicode by a Zulip name iamcal gives elsewhere', { emoji_name: 'point_up' }, { emoji_name: 'point_up', emoji_code: '1f446', reaction_type: 'unicode_emoji' }],
     ['unicode alias +1', { emoji_name: '+1' }, { emoji_name: '+1', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }],
     ['Zulip name thumbs_up', { emoji_name: 'thumbs_up' }, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }],
     ['variation selector dropped', { emoji_name: 'heart' }, { emoji_name: 'heart', emoji_code: '2764', reaction_type: 'unicode_emoji' }],
@@ -46,7 +47,7 @@ describe('adding reactions', () => {
     const s = sim();
     const id = await freshMessage(s);
     await post(s, IAGO, `/messages/${id}/reactions`, { emoji_name: 'smile' });
-    const res = await post(s, OTHELLO, `/messages/${id}/reactions`, { emoji_name: 'anything', emoji_code: '1f604', reaction_type: 'unicode_emoji' });
+    const res = await post(s, OTHELLO, `/messages/${id}/reactions`, { emoji_name: 'anything', emoji_code: '263a', reaction_type: 'unicode_emoji' });
     expect(res.status).toBe(200);
   });
 
@@ -73,10 +74,10 @@ describe('adding reactions', () => {
         user: { user_id: 11, email: 'user11@zulip.testserver', full_name: 'Iago' },
         message_id: id,
         emoji_name: 'smile',
-        emoji_code: '1f604',
+        emoji_code: '263a',
         reaction_type: 'unicode_emoji',
       },
-      expect.objectContaining({ type: 'reaction', op: 'remove', emoji_code: '1f604' }),
+      expect.objectContaining({ type: 'reaction', op: 'remove', emoji_code: '263a' }),
     ]);
     const denmark = s.engine.state.streamsByName.get('denmark')!;
     const subscribers = [...s.engine.state.subscriptions.get(denmark)!.keys()].sort((a, b) => a - b);
@@ -92,8 +93,8 @@ describe('reaction errors', () => {
     ['unknown custom emoji id', 'POST', { emoji_name: 'green_tick', emoji_code: '999', reaction_type: 'realm_emoji' }, 400, error('BAD_REQUEST', 'Invalid custom emoji.')],
     ['custom emoji name mismatch', 'POST', { emoji_name: 'red_tick', emoji_code: '1', reaction_type: 'realm_emoji' }, 400, error('BAD_REQUEST', 'Invalid custom emoji name.')],
     ['extra emoji bad code', 'POST', { emoji_name: 'zulip', emoji_code: 'octopus', reaction_type: 'service_extra_emoji' }, 400, error('BAD_REQUEST', 'Invalid emoji code')],
-    ['unknown type', 'POST', { emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'sticker' }, 400, error('BAD_REQUEST', 'Invalid emoji type.')],
-    ['missing emoji_name', 'POST', { emoji_code: '1f604' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'emoji_name' argument", { var_name: 'emoji_name' })],
+    ['unknown type', 'POST', { emoji_name: 'smile', emoji_code: '263a', reaction_type: 'sticker' }, 400, error('BAD_REQUEST', 'Invalid emoji type.')],
+    ['missing emoji_name', 'POST', { emoji_code: '263a' }, 400, error('REQUEST_VARIABLE_MISSING', "Missing 'emoji_name' argument", { var_name: 'emoji_name' })],
     ['remove without name or code', 'DELETE', {}, 400, error('BAD_REQUEST', 'At least one of the following arguments must be present: emoji_name, emoji_code')],
     ['remove a reaction one does not have', 'DELETE', { emoji_name: 'smile' }, 400, error('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.")],
     ['remove with an unknown name', 'DELETE', { emoji_name: 'not_an_emoji' }, 400, error('BAD_REQUEST', "Emoji 'not_an_emoji' does not exist")],

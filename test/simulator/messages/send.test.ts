@@ -22,7 +22,7 @@ describe('POST /messages success', () => {
         id: res.body.id,
         sender_id: 10,
         content:
-          '<p>Hello <span class="user-mention" data-user-id="11">@Iago</span> <span aria-label="smile" class="emoji emoji-1f604" role="img" title="smile">:smile:</span></p>',
+          '<p>Hello <span class="user-mention" data-user-id="11">@Iago</span> <span aria-label="smile" class="emoji emoji-263a" role="img" title="smile">:smile:</span></p>',
         recipient_id: denmark.recipient_id,
         timestamp: expect.any(Number),
         client: 'Unspecified',
