@@ -78,5 +78,6 @@ export const ZULIP_CANONICAL_NAMES: Readonly<Record<string, string>> = {
   '261d': 'wait_one_second',
   '1f44c': 'ok',
   '1f635': 'dizzy',
+  '1f4ab': 'seeing_stars',
   '1f63f': 'crying_cat',
 };
