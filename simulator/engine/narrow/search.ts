@@ -68,10 +68,25 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+// A search highlights every message of its result window (content and topic), with the same
+// keywords: compile their pattern once, not twice per message.
+const highlightPatterns = new Map<string, RegExp>();
+
+function highlightPattern(keywords: readonly string[]): RegExp {
+  const key = keywords.join('\u0000');
+  let re = highlightPatterns.get(key);
+  if (!re) {
+    if (highlightPatterns.size >= 256) highlightPatterns.clear();
+    re = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${keywords.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
+    highlightPatterns.set(key, re);
+  }
+  return re;
+}
+
 /** Wrap whole-word keyword matches in text (never inside tags) in `<span class="highlight">`. */
 export function highlightHtml(html: string, keywords: readonly string[]): string {
   if (keywords.length === 0) return html;
-  const re = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${keywords.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
+  const re = highlightPattern(keywords);
   return html
     .split(/(<[^>]*>)/)
     .map((part) => (part.startsWith('<') ? part : part.replace(re, (m) => `<span class="highlight">${m}</span>`)))
