@@ -107,12 +107,25 @@ function toMap(search: URLSearchParams): Map<string, string> {
   return out;
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Django's QueryDict: the raw form bytes are UTF-8, and a body that is not valid UTF-8 is read
+ * as ISO-8859-1 instead (each byte one character) before the %-escapes are decoded.
+ */
+function formText(body: Buffer): string {
+  try {
+    return STRICT_UTF8.decode(body);
+  } catch {
+    return body.toString('latin1');
+  }
+}
+
 async function parseBody(req: RawRequest): Promise<Map<string, string>> {
   if (req.body === undefined || req.body.length === 0) return new Map();
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const text = typeof req.body === 'string' ? req.body : req.body.toString('utf8');
-    return toMap(new URLSearchParams(text));
+    return toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body)));
   }
   if (type.startsWith('multipart/form-data')) {
     // zulip-js posts FormData; the platform's own multipart parser reads it.

@@ -1,5 +1,5 @@
 /** node:http adapter: IncomingMessage → RawRequest → handle() → ServerResponse. No logic here. */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handle } from './dispatch.ts';
 
@@ -29,7 +29,16 @@ export interface HttpOptions {
 
 export function createHttpServer(handle: Handle, options: HttpOptions = {}): Server {
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  return createServer((req, res) => {
+  const server = createServer(serve);
+  // `Expect: 100-continue` (curl, for big uploads): refuse an oversized body before the client
+  // sends it, instead of inviting the upload and then throwing it away.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) <= limit) res.writeContinue();
+    serve(req, res);
+  });
+  return server;
+
+  function serve(req: IncomingMessage, res: ServerResponse): void {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) {
       res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(TOO_LARGE);
@@ -50,11 +59,13 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Ser
         res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(out.body);
       })
       .catch((error: unknown) => {
+        // A client that hung up mid-body has nobody left to answer: not a server fault.
+        if (req.destroyed && !req.complete) return;
         console.error('simulator: request failed', error);
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(`${JSON.stringify({ result: 'error', msg: 'Internal server error' })}\n`);
       });
-  });
+  }
 }
 
 export interface Listening {

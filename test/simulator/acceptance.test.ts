@@ -4,7 +4,10 @@
  * form encoding, zulip-js) and checked against Zulip's views (zerver/views/streams.py,
  * zerver/lib/users.py, zerver/lib/typed_endpoint*.py): no leniency a real server lacks.
  */
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { listenHttp } from '../../simulator/http/node.ts';
+import { basicAuth } from '../../simulator/index.ts';
 import { ID, devFixture, sim } from './helpers.ts';
 
 const subscribe = (s: ReturnType<typeof sim>, as: number, body: Record<string, unknown>) =>
@@ -92,5 +95,50 @@ describe('principals by email match the API email only (bulk_access_users_by_ema
     expect(byEmail.body).toEqual({ result: 'error', msg: 'No such user', code: 'BAD_REQUEST' });
     const deactivated = await subscribe(s, ID.iago, { subscriptions: [{ name: 'Rome' }], principals: [ID.othello] });
     expect(deactivated.body).toEqual({ result: 'error', msg: 'User is deactivated', code: 'BAD_REQUEST' });
+  });
+});
+
+describe('request bodies as Django reads them', () => {
+  it('reads a form body that is not UTF-8 as ISO-8859-1, %-escapes still as UTF-8', async () => {
+    const s = sim();
+    const hamlet = s.engine.state.users.get(ID.hamlet)!;
+    // `Caf\xe9` raw (a Latin-1 client) and `Caf%C3%A9` escaped name the same channel.
+    const body = Buffer.concat([Buffer.from('subscriptions=[{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('"},{"name":"Caf%C3%A9 2"}]')]);
+    const res = await s.handle({
+      method: 'POST',
+      url: '/api/v1/users/me/subscriptions',
+      headers: { authorization: basicAuth(hamlet.delivery_email, hamlet.api_key), 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+      body,
+    });
+    expect(JSON.parse(res.body)).toMatchObject({ result: 'success', subscribed: { '10': ['Café', 'Café 2'] } });
+  });
+});
+
+describe('Expect: 100-continue', () => {
+  /** The first status line the server sends for these request headers (no body sent). */
+  async function firstStatusLine(url: string, length: number): Promise<string> {
+    const { port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST /api/v1/users/me/subscriptions HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`,
+        );
+      });
+      socket.once('data', (chunk: Buffer) => {
+        resolve(chunk.toString('latin1').split('\r\n')[0]!);
+        socket.destroy();
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  it('invites a body within the limit and refuses a larger one before it is sent', async () => {
+    const server = await listenHttp(sim().handle, 0, '127.0.0.1', { maxBodyBytes: 1000 });
+    try {
+      expect(await firstStatusLine(server.url, 1000)).toBe('HTTP/1.1 100 Continue');
+      expect(await firstStatusLine(server.url, 1001)).toBe('HTTP/1.1 413 Payload Too Large');
+    } finally {
+      await server.close();
+    }
   });
 });
