@@ -168,14 +168,24 @@ export interface CheckedSettingValues {
 }
 
 /**
- * Zulip parses the folder and message_retention_days of a subscribe request up front, for every
- * request (channels to create or not): a bad value fails even when every channel exists.
+ * Zulip parses the folder, message_retention_days and topics_policy of a subscribe request up
+ * front, for every request (channels to create or not): a bad value, or a topics_policy other
+ * than inherit from someone outside can_set_topics_policy_group, fails even when every channel
+ * exists.
  */
-export function checkSettingValues(_engine: Engine, s: ChannelSettings): CheckedSettingValues {
+export function checkSettingValues(engine: Engine, s: ChannelSettings, actor?: UserRecord): CheckedSettingValues {
   // The simulator has no channel folders: every folder id is unknown.
   if (s.folder_id !== undefined) throw ChatError.badRequest('Invalid channel folder ID');
   const retention = s.message_retention_days === undefined ? null : parseRetentionDays(s.message_retention_days);
+  if (actor && s.topics_policy !== undefined && s.topics_policy !== 'inherit' && !canSetTopicsPolicy(engine, actor)) {
+    throw ChatError.insufficientPermission();
+  }
   return { retention };
+}
+
+/** UserProfile.can_set_topics_policy: administrators, or members of the realm's group. */
+export function canSetTopicsPolicy(engine: Engine, user: UserRecord): boolean {
+  return isAdmin(user) || isUserInGroup(engine, user.id, engine.state.realm.can_set_topics_policy_group);
 }
 
 /** Stream.stream_permission_group_settings in declaration order (the order errors come in). */
@@ -228,7 +238,7 @@ export function checkCreationSettings(
   engine: Engine,
   actor: UserRecord,
   s: ChannelSettings,
-  values: CheckedSettingValues = checkSettingValues(engine, s),
+  values: CheckedSettingValues = checkSettingValues(engine, s, actor),
 ): ResolvedSettings {
   const groups = checkGroupSettings(engine, actor, s);
   // check_channel_creation_permissions, in its order: the public/private creation group (a

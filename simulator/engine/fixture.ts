@@ -187,6 +187,7 @@ function buildRealm(fixture: Fixture): Realm {
     can_create_private_channel_group: 0,
     can_create_web_public_channel_group: 0,
     can_add_subscribers_group: 0,
+    can_set_topics_policy_group: 0,
   };
 }
 
@@ -257,6 +258,7 @@ function createSystemGroups(state: State): void {
   state.realm.can_create_private_channel_group = g['role:members']!;
   state.realm.can_create_web_public_channel_group = g['role:owners']!;
   state.realm.can_add_subscribers_group = g['role:members']!;
+  state.realm.can_set_topics_policy_group = g['role:members']!;
 }
 
 export function newSubscription(color: string): SubscriptionRecord {

@@ -87,6 +87,8 @@ export interface Realm {
   can_create_private_channel_group: number;
   can_create_web_public_channel_group: number;
   can_add_subscribers_group: number;
+  /** Who may give a channel a topics_policy other than inherit (administrators always may). */
+  can_set_topics_policy_group: number;
 }
 
 export interface UserRecord {

@@ -141,7 +141,7 @@ export interface SubscribeResult {
 
 export function subscribe(engine: Engine, actor: UserRecord, p: SubscribeParams): Outcome<SubscribeResult> {
   // ---- check
-  const values = checkSettingValues(engine, p);
+  const values = checkSettingValues(engine, p, actor);
   const names: { name: string; item: SubscribeRequestItem }[] = [];
   for (const item of p.subscriptions) {
     const name = checkStreamName(engine, item.name);

@@ -142,3 +142,31 @@ describe('Expect: 100-continue', () => {
     }
   });
 });
+
+describe('topics_policy needs can_set_topics_policy_group (UserProfile.can_set_topics_policy)', () => {
+  function restricted() {
+    const s = sim();
+    // As upstream's test does: only owners may; administrators always may.
+    s.engine.state.realm.can_set_topics_policy_group = s.engine.state.realm.system_groups['role:owners']!;
+    return s;
+  }
+  const rows: [string, number, string, Record<string, unknown>, number][] = [
+    ['a member creating', ID.hamlet, '"disable_empty_topic"', { subscriptions: [{ name: 'fresh' }] }, 400],
+    ['a member naming only existing channels', ID.hamlet, '"allow_empty_topic"', { subscriptions: [{ name: 'Denmark' }] }, 400],
+    ['a member asking for inherit', ID.hamlet, '"inherit"', { subscriptions: [{ name: 'fresh' }] }, 200],
+    ['an administrator outside the group', ID.iago, '"disable_empty_topic"', { subscriptions: [{ name: 'fresh' }] }, 200],
+  ];
+  it.each(rows)('POST /users/me/subscriptions: %s', async (_label, as, policy, body, status) => {
+    const res = await subscribe(restricted(), as, { ...body, topics_policy: policy });
+    expect(res.status).toBe(status);
+    if (status === 400) expect(res.body).toEqual({ result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+  });
+
+  it('POST /channels/create: refused for a member, allowed by default', async () => {
+    const body = { name: 'fresh', subscribers: [ID.hamlet], topics_policy: '"disable_empty_topic"' };
+    const refused = await restricted().request({ method: 'POST', path: '/api/v1/channels/create', as: ID.hamlet, body });
+    expect(refused.body).toEqual({ result: 'error', msg: 'Insufficient permission', code: 'BAD_REQUEST' });
+    const allowed = await sim().request({ method: 'POST', path: '/api/v1/channels/create', as: ID.hamlet, body });
+    expect(allowed.body).toMatchObject({ result: 'success' });
+  });
+});
