@@ -88,16 +88,32 @@ function matchPath(table: RouteTable, path: string): { entry: CompiledPattern; p
     const m = entry.regex!.exec(path);
     if (!m) continue;
     const params: Record<string, string> = {};
-    try {
-      entry.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1]!);
-      });
-    } catch {
-      return null; // malformed %-escape: no route matches it
-    }
+    entry.names.forEach((name, i) => {
+      params[name] = m[i + 1]!;
+    });
     return { entry, params };
   }
   return null;
+}
+
+/**
+ * The path as Django routes it: %-escapes decoded first (PATH_INFO), so `/users/%31%30` is
+ * user 10 and `/users/iago%40zulip.com` an email. Escapes that are not UTF-8 stay as written
+ * (Django's repercent_broken_unicode), so they reach a route as text instead of failing.
+ */
+export function decodePath(raw: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run.toUpperCase();
+      }
+    });
+  }
 }
 
 function toMap(search: URLSearchParams): Map<string, string> {
@@ -184,7 +200,8 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
   // Zulip's URL patterns are exact: `/users/` is not `/users`.
-  const path = rawPath.startsWith(`${API_PREFIX}/`) ? rawPath.slice(API_PREFIX.length) : null;
+  const decoded = decodePath(rawPath);
+  const path = decoded.startsWith(`${API_PREFIX}/`) ? decoded.slice(API_PREFIX.length) : null;
   const matched = path === null ? null : matchPath(table, path);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const { entry } = matched;

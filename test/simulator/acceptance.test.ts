@@ -170,3 +170,20 @@ describe('topics_policy needs can_set_topics_policy_group (UserProfile.can_set_t
     expect(allowed.body).toMatchObject({ result: 'success' });
   });
 });
+
+describe('paths are %-decoded once, before routing (Django PATH_INFO)', () => {
+  const rows: [string, string, number, Record<string, unknown>][] = [
+    ['an escaped @ in an email', '/api/v1/users/iago%40zulip.com', 200, { user: { user_id: ID.iago } }],
+    ['escaped digits are a user id', '/api/v1/users/%31%30', 200, { user: { user_id: ID.hamlet } }],
+    ['an escaped static path', '/api/v1/users/m%65', 200, { user_id: ID.iago }],
+    ['a double escape decodes once', '/api/v1/users/iago%2540zulip.com', 400, { msg: 'No such user' }],
+    ['a non-UTF-8 escape reaches the route as text', '/api/v1/users/%FF', 400, { msg: 'No such user' }],
+    ['a broken escape reaches the route as text', '/api/v1/users/%ZZ', 400, { msg: 'No such user' }],
+    ['an escaped slash is a path separator', '/api/v1/users/iago%2Fx', 404, { msg: 'Not Found' }],
+  ];
+  it.each(rows)('%s', async (_label, path, status, body) => {
+    const res = await sim().request({ method: 'GET', path, as: ID.iago });
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject(body);
+  });
+});
