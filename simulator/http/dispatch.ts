@@ -152,7 +152,8 @@ async function parseBody(req: RawRequest): Promise<Map<string, string>> {
         body: req.body,
       }).formData();
       const out = new Map<string, string>();
-      for (const [k, v] of form) out.set(k, typeof v === 'string' ? v : v.name);
+      // File parts go to Django's request.FILES, not request.POST: they are no parameter at all.
+      for (const [k, v] of form) if (typeof v === 'string') out.set(k, v);
       return out;
     } catch {
       throw ChatError.badRequest('Malformed multipart body');

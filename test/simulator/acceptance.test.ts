@@ -114,6 +114,42 @@ describe('request bodies as Django reads them', () => {
   });
 });
 
+describe('multipart file parts are no parameters (Django puts them in request.FILES)', () => {
+  async function postMultipart(form: FormData) {
+    const s = sim();
+    const hamlet = s.engine.state.users.get(ID.hamlet)!;
+    const encoded = new Request('http://simulator.invalid/', { method: 'POST', body: form });
+    return s.handle({
+      method: 'POST',
+      url: '/api/v1/users/me/subscriptions',
+      headers: { authorization: basicAuth(hamlet.delivery_email, hamlet.api_key), 'content-type': encoded.headers.get('content-type')! },
+      body: Buffer.from(await encoded.arrayBuffer()),
+    });
+  }
+
+  it('a required parameter sent as a file is missing', async () => {
+    const form = new FormData();
+    form.append('subscriptions', new Blob(['[{"name":"Rome"}]']), 'subs.json');
+    const res = await postMultipart(form);
+    expect(JSON.parse(res.body)).toEqual({
+      result: 'error',
+      msg: "Missing 'subscriptions' argument",
+      code: 'REQUEST_VARIABLE_MISSING',
+      var_name: 'subscriptions',
+    });
+  });
+
+  it('a file part is not reported as an ignored parameter', async () => {
+    const form = new FormData();
+    form.append('subscriptions', '[{"name":"Rome"}]');
+    form.append('attachment', new Blob(['x']), 'x.txt');
+    form.append('extra', 'y');
+    const body = JSON.parse((await postMultipart(form)).body);
+    expect(body).toMatchObject({ result: 'success', subscribed: { '10': ['Rome'] } });
+    expect(body.ignored_parameters_unsupported).toEqual(['extra']);
+  });
+});
+
 describe('Expect: 100-continue', () => {
   /** The first status line the server sends for these request headers (no body sent). */
   async function firstStatusLine(url: string, length: number): Promise<string> {
