@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listenHttp } from '../../simulator/http/node.ts';
 import { basicAuth } from '../../simulator/index.ts';
-import { ID, devFixture, sim } from './helpers.ts';
+import { ID, assertValid, devFixture, sim, validateChannel, validateUser } from './helpers.ts';
 
 const subscribe = (s: ReturnType<typeof sim>, as: number, body: Record<string, unknown>) =>
   s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as, body });
@@ -221,5 +221,31 @@ describe('paths are %-decoded once, before routing (Django PATH_INFO)', () => {
     const res = await sim().request({ method: 'GET', path, as: ID.iago });
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject(body);
+  });
+});
+
+describe('every user and channel object a client can receive matches the published schemas', () => {
+  const viewers = Object.entries(ID).filter(([name]) => name !== 'webhookBot');
+  it.each(viewers)('as %s', async (_name, as) => {
+    const s = sim();
+    const get = async (path: string, query?: Record<string, unknown>) => {
+      const res = await s.request({ method: 'GET', path: `/api/v1${path}`, as, ...(query ? { query } : {}) });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    for (const query of [{}, { client_gravatar: false, include_custom_profile_fields: true }]) {
+      const { members } = await get('/users', query);
+      expect(members.length).toBeGreaterThan(0);
+      for (const member of members) {
+        assertValid(validateUser, member);
+        assertValid(validateUser, (await get(`/users/${member.user_id}`, query)).user);
+        assertValid(validateUser, (await get(`/users/${encodeURIComponent(member.email)}`, query)).user);
+      }
+    }
+    const { result: _r, msg: _m, ...me } = await get('/users/me');
+    assertValid(validateUser, me);
+    for (const channel of (await get('/streams', { include_all: true, include_default: true, exclude_archived: false })).streams) {
+      assertValid(validateChannel, channel);
+    }
   });
 });
