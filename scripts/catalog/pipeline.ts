@@ -67,7 +67,13 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   // unless the check passes.
   // In emit order: the twins' folders are then made in the order the twins are written.
   const pending = prepareWrite(options.outDir, [...outputs.keys()]);
-  const outputIssues = checkOutputs(outputs);
+  let outputIssues: Issue[];
+  try {
+    outputIssues = checkOutputs(outputs);
+  } catch (error) {
+    await pending.discard(); // stops the writer threads, which would keep the process alive
+    throw error;
+  }
   if (outputIssues.length > 0) {
     await pending.discard();
     return fail(outputIssues);

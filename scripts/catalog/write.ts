@@ -3,37 +3,33 @@
  * renames. A build that fails before the swap leaves the previous dist/ exactly as it was, and
  * readers never see a half-written tree.
  *
- * Files arrive through a sink as they are rendered (a whole file, or a stream of pieces), so
- * rendering, folder creation and writing overlap and no more than a bounded amount of rendered
- * text is held at once, whatever the size of the site.
+ * Files arrive through a sink as they are rendered (a whole file, or a stream of pieces) and are
+ * written by a couple of worker threads (write-worker.ts) while the main thread goes on
+ * rendering. The folders are queued first, at prepareWrite, so the workers create them while the
+ * caller is still checking the outputs. At most a bounded amount of rendered text is in flight.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { mkdir as mkdirp, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { mkdir, writeFile } from './io.ts';
+import { Worker } from 'node:worker_threads';
+import { WRITE_WORKER_SOURCE } from './write-worker.ts';
 
-/**
- * Whole files in flight. libuv runs file I/O on a small thread pool, so a few dozen requests
- * keep it busy; more only holds more rendered text in memory.
- */
-const WRITE_CONCURRENCY = 32;
-
-/**
- * Folders being created at once in the background. libuv's queue is first in, first out: queuing
- * thousands of mkdir calls at once would hold every file write behind them.
- */
-const MKDIR_CONCURRENCY = 6;
-
-/** Streamed files are written in pieces of about this size. */
-const CHUNK_BYTES = 1 << 20;
+/** Characters of rendered text sent but not yet written, before the sink makes its caller wait. */
+const IN_FLIGHT_CHARS = 8 << 20;
+/** A batch goes to its worker once it holds this much text or this many operations. */
+const BATCH_CHARS = 128 << 10;
+const BATCH_OPS = 256;
+/** Streamed pieces are gathered into appends of about this size. */
+const APPEND_CHARS = 256 << 10;
 
 export interface WriteStats {
   files: number;
   bytes: number;
 }
 
-/** A file written piece by piece, in order. At most one chunk per stream is in flight. */
+/** A file written piece by piece, in order. */
 export interface FileStream {
   write(piece: string): Promise<void>;
   end(): Promise<void>;
@@ -41,7 +37,7 @@ export interface FileStream {
 
 /** Where rendered files go. Every path announced to prepareWrite must be written exactly once. */
 export interface WriteSink {
-  /** A whole file; resolves once the write is under way (waits while too many are in flight). */
+  /** A whole file; resolves once it is queued (waits while too much text is in flight). */
   file(rel: string, data: string): Promise<void>;
   stream(rel: string): FileStream;
 }
@@ -54,9 +50,9 @@ export interface PendingWrite {
 }
 
 /**
- * Start a write: create the fresh folder and its subfolders now, in the background, while the
- * caller finishes checking the outputs. `files` are POSIX paths relative to outDir, best listed
- * in the order they will be written (folders are created in that order).
+ * Start a write: create the fresh folder, and queue its subfolders to the writer threads now, so
+ * they are made while the caller finishes checking the outputs. `files` are POSIX paths relative
+ * to outDir, best listed in the order they will be written (folders are made in that order).
  */
 export function prepareWrite(outDir: string, files: readonly string[]): PendingWrite {
   const parent = path.dirname(path.resolve(outDir));
@@ -65,17 +61,24 @@ export function prepareWrite(outDir: string, files: readonly string[]): PendingW
   // `.dist-*` is ignored by git, and staying in the same parent keeps the rename on one filesystem.
   const fresh = path.join(parent, `.dist-${base}-new-${tag}`);
   const old = path.join(parent, `.dist-${base}-old-${tag}`);
-  const dirs = new Folders(fresh, files);
+  let writer: Writer | undefined;
+  let setupError: unknown;
+  try {
+    writer = new Writer(fresh, files);
+  } catch (error) {
+    setupError = error;
+  }
   const discard = async (): Promise<void> => {
-    await dirs.settled();
+    await writer?.close().catch(() => {});
     await rm(fresh, { recursive: true, force: true });
   };
   return {
     discard,
     async commit(produce) {
       try {
-        const writer = new Writer(fresh, files, dirs);
+        if (!writer) throw setupError;
         await writer.run(produce);
+        await writer.close();
         await swap(outDir, fresh, old);
         return writer.stats();
       } catch (error) {
@@ -105,101 +108,79 @@ export function writeAtomically(outDir: string, files: readonly string[], render
   });
 }
 
-/**
- * The folders the files need. Folders that hold other folders are few (api/v1, servicios…) and
- * made at once, synchronously; the many leaf folders (one per Markdown twin) are made in the
- * background a few at a time, and a file whose folder is not there yet asks for it first.
- */
-class Folders {
-  readonly #root: string;
-  /** Leaf folder → its creation, once started. */
-  readonly #leaves = new Map<string, Promise<void> | null>();
-  readonly #queue: string[] = [];
-  #error: unknown;
-  readonly #background: Promise<void>;
+type Op =
+  | { op: 'dir'; path: string }
+  | { op: 'file'; path: string; data: string }
+  | { op: 'open' | 'close'; path: string }
+  | { op: 'append'; path: string; data: string };
 
-  constructor(root: string, files: readonly string[]) {
-    this.#root = root;
-    const parents = new Set<string>();
-    const leaves: string[] = [];
-    const seen = new Set<string>();
-    for (const rel of files) {
-      const dir = path.posix.dirname(rel);
-      if (dir === '.' || seen.has(dir)) continue;
-      seen.add(dir);
-      leaves.push(dir);
-      for (let up = path.posix.dirname(dir); up !== '.'; up = path.posix.dirname(up)) parents.add(up);
-    }
-    for (const dir of leaves) if (!parents.has(dir)) this.#leaves.set(dir, null);
-    this.#queue = [...this.#leaves.keys()].reverse();
-    try {
-      mkdirSync(path.dirname(root), { recursive: true });
-      mkdirSync(root);
-      for (const dir of [...parents].sort()) mkdirSync(path.join(root, dir), { recursive: true });
-      this.#background = Promise.all(Array.from({ length: MKDIR_CONCURRENCY }, () => this.#drain())).then(() => {});
-    } catch (error) {
-      this.#error = error;
-      this.#background = Promise.resolve();
-    }
-    // Reported by the file that needs the folder; settled() never rejects.
-    this.#background.catch(() => {});
-  }
+interface Reply {
+  id: number;
+  bytes: number;
+  error?: { message: string; code?: string };
+}
 
-  /** Resolves when the folder of `rel` exists. */
-  ready(rel: string): Promise<void> {
-    if (this.#error !== undefined) return Promise.reject(this.#error);
-    const dir = path.posix.dirname(rel);
-    return this.#leaves.has(dir) ? this.#start(dir) : Promise.resolve();
-  }
+/** One writer thread: operations run in the order they were queued. */
+class Lane {
+  readonly worker: Worker;
+  ops: Op[] = [];
+  chars = 0;
+  next = 0;
+  /** Batches sent and not yet answered: id → characters of text they carry. */
+  readonly waiting = new Map<number, number>();
 
-  /** Every background creation has finished (successfully or not). */
-  async settled(): Promise<void> {
-    await this.#background.catch(() => {});
-  }
-
-  #start(dir: string): Promise<void> {
-    let p = this.#leaves.get(dir);
-    if (!p) {
-      p = mkdir(path.join(this.#root, dir)).then(() => {});
-      this.#leaves.set(dir, p);
-    }
-    return p;
-  }
-
-  async #drain(): Promise<void> {
-    for (let dir = this.#queue.pop(); dir !== undefined; dir = this.#queue.pop()) {
-      if (this.#leaves.get(dir) === null) await this.#start(dir);
-    }
+  constructor(onReply: (lane: Lane, reply: Reply) => void, onCrash: (error: Error) => void) {
+    this.worker = new Worker(WRITE_WORKER_SOURCE, { eval: true });
+    this.worker.on('message', (reply: Reply) => onReply(this, reply));
+    this.worker.on('error', onCrash);
   }
 }
 
-/** The sink behind commit(): bounded whole-file writes, buffered streams, exact bookkeeping. */
+/** The sink behind commit(): routes operations to the writer threads, keeps exact accounts. */
 class Writer implements WriteSink {
   readonly #root: string;
-  readonly #dirs: Folders;
   readonly #expected: Set<string>;
   readonly #written = new Set<string>();
-  /** Whole-file writes under way (each removes itself when done). */
-  readonly #inFlight = new Set<Promise<void>>();
-  /** Streams not yet ended, so a failed build still closes their handles. */
-  readonly #open = new Set<() => Promise<void>>();
+  readonly #lanes: Lane[];
+  /** Leaf folder → the lane that makes it; every file in it goes through that same lane. */
+  readonly #laneOfDir = new Map<string, Lane>();
+  #inFlight = 0;
   #bytes = 0;
-  #error: unknown;
+  #error: Error | undefined;
+  #resume: (() => void)[] = [];
+  #closed = false;
 
-  constructor(root: string, files: readonly string[], dirs: Folders) {
+  constructor(root: string, files: readonly string[]) {
     this.#root = root;
-    this.#dirs = dirs;
     this.#expected = new Set(files);
+    const parents = new Set<string>();
+    const leaves = new Set<string>();
+    for (const rel of files) {
+      const dir = path.posix.dirname(rel);
+      if (dir === '.' || leaves.has(dir)) continue;
+      leaves.add(dir);
+      for (let up = path.posix.dirname(dir); up !== '.'; up = path.posix.dirname(up)) parents.add(up);
+    }
+    // Few folders hold other folders (api/v1, servicios…): made here, before any thread starts.
+    mkdirSync(path.dirname(root), { recursive: true });
+    mkdirSync(root);
+    for (const dir of [...parents].sort()) mkdirSync(path.join(root, dir), { recursive: true });
+    const count = Math.max(1, Math.min(2, os.availableParallelism()));
+    this.#lanes = Array.from({ length: count }, () => new Lane((lane, reply) => this.#onReply(lane, reply), (e) => this.#fail(e)));
+    let i = 0;
+    for (const dir of leaves) {
+      if (parents.has(dir)) continue;
+      const lane = this.#lanes[i++ % count] as Lane;
+      this.#laneOfDir.set(dir, lane);
+      this.#queue(lane, { op: 'dir', path: path.join(root, dir) }, 0);
+    }
+    for (const lane of this.#lanes) this.#send(lane);
   }
 
   async run(produce: (sink: WriteSink) => Promise<void>): Promise<void> {
-    try {
-      await produce(this);
-    } finally {
-      await Promise.all(this.#inFlight);
-      await Promise.all([...this.#open].map((close) => close()));
-    }
-    if (this.#error !== undefined) throw this.#error;
+    await produce(this);
+    await this.#drain();
+    if (this.#error) throw this.#error;
     const missing = [...this.#expected].filter((f) => !this.#written.has(f));
     if (missing.length > 0) throw new Error(`not written: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
   }
@@ -208,63 +189,109 @@ class Writer implements WriteSink {
     return { files: this.#written.size, bytes: this.#bytes };
   }
 
+  /** Wait for everything queued (unless a write failed), then stop the threads. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#drain().catch(() => {});
+    await Promise.all(this.#lanes.map((l) => l.worker.terminate()));
+  }
+
   async file(rel: string, data: string): Promise<void> {
     this.#claim(rel);
-    while (this.#inFlight.size >= WRITE_CONCURRENCY) await Promise.race(this.#inFlight);
-    if (this.#error !== undefined) throw this.#error;
-    const bytes = Buffer.from(data, 'utf8');
-    const task: Promise<void> = this.#dirs
-      .ready(rel)
-      .then(() => writeFile(path.join(this.#root, rel), bytes))
-      .then(() => void (this.#bytes += bytes.length), (error: unknown) => void (this.#error ??= error))
-      .finally(() => this.#inFlight.delete(task));
-    this.#inFlight.add(task);
+    await this.#room();
+    const lane = this.#laneOf(rel);
+    this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data }, data.length);
   }
 
   stream(rel: string): FileStream {
     this.#claim(rel);
-    let handle: Promise<FileHandle> | undefined;
-    let pending: Promise<void> = Promise.resolve();
-    let batch: string[] = [];
+    const lane = this.#laneOf(rel);
+    const file = path.join(this.#root, rel);
+    this.#queue(lane, { op: 'open', path: file }, 0);
+    let pieces: string[] = [];
     let size = 0;
     const flush = async (): Promise<void> => {
-      const data = Buffer.from(batch.join(''), 'utf8');
-      batch = [];
+      const data = pieces.join('');
+      pieces = [];
       size = 0;
-      await pending; // one chunk in flight per stream keeps the bytes in order and memory bounded
-      handle ??= this.#dirs.ready(rel).then(() => open(path.join(this.#root, rel), 'w'));
-      const h = handle;
-      pending = h.then((fh) => fh.writeFile(data)).then(() => void (this.#bytes += data.length));
-      pending.catch(() => {}); // awaited by the next flush or by end()
+      await this.#room();
+      this.#queue(lane, { op: 'append', path: file, data }, data.length);
     };
-    const close = async (): Promise<void> => {
-      this.#open.delete(close);
-      await pending.catch(() => {});
-      const fh = await handle?.catch(() => undefined);
-      await fh?.close();
-    };
-    this.#open.add(close);
     return {
       write: async (piece) => {
-        batch.push(piece);
+        pieces.push(piece);
         size += piece.length;
-        if (size >= CHUNK_BYTES) await flush();
+        if (size >= APPEND_CHARS) await flush();
       },
       end: async () => {
-        try {
-          await flush();
-          await pending;
-        } finally {
-          await close();
-        }
+        await flush();
+        this.#queue(lane, { op: 'close', path: file }, 0);
       },
     };
   }
 
   #claim(rel: string): void {
+    if (this.#error) throw this.#error;
     if (!this.#expected.has(rel)) throw new Error(`${rel} was not announced to prepareWrite`);
     if (this.#written.has(rel)) throw new Error(`${rel} written twice`);
     this.#written.add(rel);
+  }
+
+  /** Files in a leaf folder go through the lane that makes it; the rest through the first. */
+  #laneOf(rel: string): Lane {
+    return this.#laneOfDir.get(path.posix.dirname(rel)) ?? (this.#lanes[0] as Lane);
+  }
+
+  #queue(lane: Lane, op: Op, chars: number): void {
+    lane.ops.push(op);
+    lane.chars += chars;
+    this.#inFlight += chars;
+    if (lane.chars >= BATCH_CHARS || lane.ops.length >= BATCH_OPS) this.#send(lane);
+  }
+
+  #send(lane: Lane): void {
+    if (lane.ops.length === 0) return;
+    const id = lane.next++;
+    lane.waiting.set(id, lane.chars);
+    lane.worker.postMessage({ id, ops: lane.ops });
+    lane.ops = [];
+    lane.chars = 0;
+  }
+
+  #onReply(lane: Lane, reply: Reply): void {
+    this.#inFlight -= lane.waiting.get(reply.id) ?? 0;
+    lane.waiting.delete(reply.id);
+    this.#bytes += reply.bytes;
+    if (reply.error) this.#fail(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    this.#wake();
+  }
+
+  #fail(error: Error): void {
+    this.#error ??= error;
+    this.#wake();
+  }
+
+  #wake(): void {
+    const resume = this.#resume;
+    this.#resume = [];
+    for (const r of resume) r();
+  }
+
+  /** Waits while too much text is queued; sends what is gathered so the threads never idle. */
+  async #room(): Promise<void> {
+    while (this.#inFlight >= IN_FLIGHT_CHARS && !this.#error) {
+      for (const lane of this.#lanes) this.#send(lane);
+      await new Promise<void>((resolve) => this.#resume.push(resolve));
+    }
+    if (this.#error) throw this.#error;
+  }
+
+  /** Send every partial batch and wait until the threads have answered them all. */
+  async #drain(): Promise<void> {
+    for (const lane of this.#lanes) this.#send(lane);
+    while (!this.#error && this.#lanes.some((l) => l.waiting.size > 0)) await new Promise<void>((resolve) => this.#resume.push(resolve));
+    if (this.#error) throw this.#error;
   }
 }
 

@@ -149,6 +149,18 @@ describe('the write sink', () => {
     expect(await readdir(parent)).toEqual(['dist']);
   });
 
+  it('reports a file the system refuses to create, and leaves the previous folder untouched', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    await mkdir(out);
+    await writeFile(path.join(out, 'keep.txt'), 'previous');
+    // `x` is both a file and the folder of `x/y.txt`: whichever comes second cannot be made.
+    const failing = writeAtomically(out, ['x/y.txt', 'x'], (rel) => [rel]);
+    await expect(failing).rejects.toThrow(/EEXIST|ENOTDIR|EISDIR/);
+    expect(await readdir(out)).toEqual(['keep.txt']);
+    expect(await readdir(parent)).toEqual(['dist']);
+  });
+
   it('closes a stream left open by a failed render and leaves no temporary folder', async () => {
     const parent = await tempDir();
     const out = path.join(parent, 'dist');

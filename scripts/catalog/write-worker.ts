@@ -1,0 +1,53 @@
+/**
+ * The file-writing thread of the build, as source text for `new Worker(…, { eval: true })`: plain
+ * JavaScript, so it runs the same under tsx, vitest or plain node without a TypeScript loader.
+ *
+ * It runs batches of operations in order with synchronous calls: no round trip through libuv's
+ * thread pool per call (each costs the main thread a wake-up, and on a small VM that was as much
+ * as the file system work itself), and the UTF-8 encoding of every file happens here, off the
+ * thread that renders. One message back per batch: the bytes written, or the first error.
+ */
+export const WRITE_WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+const fds = new Map();
+
+function writeAll(fd, data) {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+  return bytes.length;
+}
+
+parentPort.on('message', ({ id, ops }) => {
+  let bytes = 0;
+  try {
+    for (const op of ops) {
+      switch (op.op) {
+        case 'dir':
+          fs.mkdirSync(op.path);
+          break;
+        case 'file': {
+          const fd = fs.openSync(op.path, 'w');
+          try { bytes += writeAll(fd, op.data); } finally { fs.closeSync(fd); }
+          break;
+        }
+        case 'open':
+          fds.set(op.path, fs.openSync(op.path, 'w'));
+          break;
+        case 'append':
+          bytes += writeAll(fds.get(op.path), op.data);
+          break;
+        case 'close':
+          fs.closeSync(fds.get(op.path));
+          fds.delete(op.path);
+          break;
+      }
+    }
+    parentPort.postMessage({ id, bytes });
+  } catch (error) {
+    for (const fd of fds.values()) try { fs.closeSync(fd); } catch {}
+    fds.clear();
+    parentPort.postMessage({ id, bytes, error: { message: error.message, code: error.code } });
+  }
+});
+`;
