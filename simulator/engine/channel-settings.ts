@@ -2,7 +2,7 @@
  * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
  * kind of channel, the new channel's record, and who hears about it.
  */
-import { activeUsers, canAccessStreamMetadata, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './engine.ts';
+import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './engine.ts';
 import { ChatError } from './errors.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
 import { isUserInGroup } from './groups.ts';
@@ -113,14 +113,7 @@ export function resolvePrincipals(engine: Engine, principals: readonly (number |
   const state = engine.state;
   const found: UserRecord[] = [];
   for (const principal of principals) {
-    let user: UserRecord | undefined;
-    if (typeof principal === 'number') user = state.users.get(principal);
-    else {
-      const key = principal.trim().toLowerCase();
-      const id = state.usersByEmail.get(key);
-      const candidate = id === undefined ? undefined : state.users.get(id);
-      if (candidate && candidate.email.toLowerCase() === key) user = candidate;
-    }
+    const user = typeof principal === 'number' ? state.users.get(principal) : getUserByApiEmail(engine, principal);
     // System bots live in another realm upstream.
     if (!user || user.is_system_bot) throw ChatError.badRequest('No such user');
     found.push(user);
