@@ -18,6 +18,11 @@ export interface SimulatorServerOptions {
   print?: boolean;
 }
 
+const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE]
+
+Serves Zulip's REST API at http://H:N/api/v1 (default 127.0.0.1:9991) from the fixture
+(default: Zulip's development realm), with API keys fixed by the seed.`;
+
 const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
 
 export async function startSimulatorServer(options: SimulatorServerOptions = {}) {
@@ -52,6 +57,10 @@ function parseArgs(argv: string[]): SimulatorServerOptions {
       i++;
       return value;
     };
+    if (flag === '--help' || flag === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    }
     if (flag === '--port') out.port = Number(need());
     else if (flag === '--host') out.host = need();
     else if (flag === '--seed') out.seed = need();

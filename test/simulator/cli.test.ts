@@ -19,3 +19,21 @@ describe('startSimulatorServer', () => {
     }
   });
 });
+
+describe('npm run simulator -- --help', () => {
+  it('prints the usage and exits 0; an unknown flag exits 1 naming the flags', async () => {
+    const { execFile } = await import('node:child_process');
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', 'scripts/simulator.ts', ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const help = await run(['--help']);
+    expect(help).toMatchObject({ code: 0 });
+    expect(help.stdout).toContain('Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE]');
+    const bogus = await run(['--bogus']);
+    expect(bogus.code).toBe(1);
+    expect(bogus.stderr).toContain('unknown flag --bogus (flags: --port, --host, --seed, --fixture)');
+  });
+});
