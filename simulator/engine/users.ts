@@ -5,6 +5,7 @@ import {
   activeUserIds,
   avatarUrl,
   canSeeDeliveryEmail,
+  getUserByEmail,
   isAdmin,
   isOwner,
   nowSeconds,
@@ -124,10 +125,12 @@ export function accessUserById(engine: Engine, userId: number): UserRecord {
 export function accessUserByEmail(engine: Engine, viewer: UserRecord, email: string): UserRecord {
   const fake = new RegExp(`^user(\\d+)@${engine.state.realm.host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i').exec(email);
   if (fake) return accessUserById(engine, Number(fake[1]));
-  for (const u of engine.state.users.values()) {
-    if (u.is_system_bot) continue;
-    if (u.delivery_email.toLowerCase() === email.toLowerCase() && canSeeDeliveryEmail(engine, viewer, u)) return u;
-    if (u.email.toLowerCase() === email.toLowerCase()) return u;
+  // Otherwise by the real address (delivery_email__iexact=email.strip()), among the users whose
+  // visibility lets the viewer see it; a visible user's API email is that same address.
+  const key = email.trim().toLowerCase();
+  const u = getUserByEmail(engine, key);
+  if (u && !u.is_system_bot && u.delivery_email.toLowerCase() === key && (u.email.toLowerCase() === key || canSeeDeliveryEmail(engine, viewer, u))) {
+    return u;
   }
   throw ChatError.badRequest('No such user');
 }

@@ -249,3 +249,20 @@ describe('every user and channel object a client can receive matches the publish
     }
   });
 });
+
+describe('GET /users/{email} (access_user_by_email)', () => {
+  const rows: [string, number, string, number, number | string][] = [
+    ['an administrator, by a real address, padded', ID.iago, encodeURIComponent(' hamlet@zulip.com '), 200, ID.hamlet],
+    ['an administrator, by a real address in other case', ID.iago, 'HAMLET@zulip.com', 200, ID.hamlet],
+    ['a member, by a hidden real address', ID.othello, 'hamlet@zulip.com', 400, 'No such user'],
+    ['a member, by the fake address', ID.othello, 'user10@zulip.testserver', 200, ID.hamlet],
+    ['a member, by a bot address', ID.othello, 'default-bot@zulip.com', 200, ID.defaultBot],
+    ['anyone, by a system bot address', ID.iago, 'notification-bot@zulip.com', 400, 'No such user'],
+  ];
+  it.each(rows)('%s', async (_label, as, email, status, expected) => {
+    const res = await sim().request({ method: 'GET', path: `/api/v1/users/${email}`, as });
+    expect(res.status).toBe(status);
+    if (typeof expected === 'number') expect(res.body.user.user_id).toBe(expected);
+    else expect(res.body).toEqual({ result: 'error', msg: expected, code: 'BAD_REQUEST' });
+  });
+});
