@@ -46,12 +46,13 @@ export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
     pages: pick('page').sort(bySlug),
     updated: docs.reduce((max, d) => (d.fm.updated > max ? d.fm.updated : max), '0000-00-00'),
   };
-  const links = new Map<string, ResourceLink>();
+  // kind → slug → link: looked up for every reference, so no key string is built per lookup.
+  const links = new Map<string, Map<string, ResourceLink>>([['service', new Map()], ['sector', new Map()], ['insight', new Map()]]);
   for (const doc of [...catalog.services, ...catalog.sectors, ...catalog.insights]) {
-    links.set(`${doc.kind}:${doc.fm.slug}`, {
+    links.get(doc.kind)?.set(doc.fm.slug, {
       slug: doc.fm.slug,
       title: doc.fm.title,
-      url: pageUrl(site, docSitePath(doc)),
+      url: addressesOf(site, doc).url,
       json_url: apiUrl(site, `${doc.kind}s/${doc.fm.slug}.json`),
     });
   }
@@ -59,7 +60,7 @@ export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
   return {
     ...catalog,
     link(kind, slug) {
-      const found = links.get(`${kind}:${slug}`);
+      const found = links.get(kind)?.get(slug);
       if (!found) throw new Error(`unresolved ${kind} ${slug} (link-check should have caught it)`);
       return found;
     },
@@ -71,10 +72,29 @@ export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
   };
 }
 
-/** The absolute addresses of a collection item: page, Markdown twin and (if any) its JSON. */
-export function addressesOf(site: Site, doc: CollectionDoc): { path: string; url: string; markdown_url: string } {
-  const path = docSitePath(doc);
-  return { path, url: pageUrl(site, path), markdown_url: markdownUrl(site, path) };
+export interface Addresses {
+  path: string;
+  url: string;
+  markdown_url: string;
+}
+
+/**
+ * Every emitter asks for these (resources, FAQs, pages, twins, llms.txt, the sitemap): derived
+ * once per document and site, so a large site does not build and keep the same strings six times.
+ */
+const addressCache = new WeakMap<Site, WeakMap<CollectionDoc, Addresses>>();
+
+/** The absolute addresses of a collection item: page and Markdown twin. */
+export function addressesOf(site: Site, doc: CollectionDoc): Addresses {
+  let perSite = addressCache.get(site);
+  if (!perSite) addressCache.set(site, (perSite = new WeakMap()));
+  let at = perSite.get(doc);
+  if (!at) {
+    const path = docSitePath(doc);
+    at = { path, url: pageUrl(site, path), markdown_url: markdownUrl(site, path) };
+    perSite.set(doc, at);
+  }
+  return at;
 }
 
 export function sourceOf(doc: Doc): { path: string; sha256: string } {
