@@ -23,9 +23,10 @@ export function notificationBot(engine: Engine): UserRecord | undefined {
 const mention = (user: UserRecord): string => `@_**${user.full_name}|${user.id}**`;
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: string, readBy: number[]): Effect[] {
+function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: string, readBy: number[], actingUser?: UserRecord): Effect[] {
   const { value, events } = doSendMessage(engine, {
     sender: bot,
+    ...(actingUser ? { actingUser } : {}),
     addressee,
     content,
     client: 'Internal',
@@ -80,7 +81,7 @@ export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices):
           names.length === 1
             ? `${mention(n.actor)} subscribed you to #**${names[0]}**.`
             : `${mention(n.actor)} subscribed you to the following channels:\n\n${names.map((name) => `* #**${name}**\n`).join('')}`;
-        events.push(...send(engine, bot, { kind: 'direct', users: [user] }, content, []));
+        events.push(...send(engine, bot, { kind: 'direct', users: [user] }, content, [], n.actor));
       }
     }
   }

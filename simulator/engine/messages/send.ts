@@ -8,7 +8,7 @@ import {
   getStreamById,
   getStreamByName,
   getUser,
-  getUserByEmail,
+  getUserByApiEmail,
   isGuest,
   isSubscribed,
   nowSeconds,
@@ -55,6 +55,12 @@ export interface CheckedSend {
   queueId: string | undefined;
   localId: string | undefined;
   timestamp: number;
+  /**
+   * Whose channel access decides which `#**channel**` links render, when not the sender's:
+   * Zulip's acting_user, e.g. the administrator whose subscribe action made Notification Bot
+   * write a DM naming a private channel the bot itself cannot read.
+   */
+  actingUser?: UserRecord;
 }
 
 const TRUNCATION_MARKER = '\n[message truncated]';
@@ -308,7 +314,7 @@ function resolveDirectAddressee(engine: Engine, recipients: number[] | string[],
   if (recipients.length === 0) throw ChatError.badRequest('Message must have recipients');
   const users: UserRecord[] = [];
   for (const r of recipients) {
-    const user = typeof r === 'number' ? getUser(engine, r) : getUserByEmail(engine, r);
+    const user = typeof r === 'number' ? getUser(engine, r) : getUserByApiEmail(engine, r);
     if (!user) {
       throw ChatError.badRequest(typeof r === 'number' ? `Invalid user ID ${r}` : `Invalid email '${r}'`);
     }
@@ -411,7 +417,7 @@ export function renderFor(engine: Engine, sender: UserRecord | undefined, conten
 
 export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ id: number }> {
   const { sender, addressee } = checked;
-  const rendered = renderFor(engine, sender, checked.content);
+  const rendered = renderFor(engine, checked.actingUser ?? sender, checked.content);
   let participants: Set<number> | undefined;
   if (addressee.kind === 'stream') {
     if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, addressee.stream.id, addressee.topic);
