@@ -25,7 +25,9 @@ export function seedMessages(engine: Engine, messages: FixtureMessage[]): void {
     const isChannel = m.channel !== undefined;
     const checked = checkSendMessage(engine, sender, {
       type: isChannel ? 'stream' : 'private',
-      to: isChannel ? JSON.stringify(m.channel) : JSON.stringify(m.to ?? []),
+      // Fixture files name people by their real address; the API looks DM recipients up by API
+      // email (hidden addresses name nobody there), so hand it the resolved IDs.
+      to: isChannel ? JSON.stringify(m.channel) : JSON.stringify((m.to ?? []).map((e) => userByEmail(engine, e, where).id)),
       topic: m.topic ?? '',
       content: m.content,
       client: m.client ?? 'populate_db',

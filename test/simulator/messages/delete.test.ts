@@ -31,7 +31,7 @@ describe('message deletion on deactivation', () => {
       expect(deletions.some((e) => e.event.message_type === 'stream' && (e.event.message_ids as number[]).includes(channelMsg.body.id))).toBe(true);
     }
     // Indexes stay consistent: narrowed fetches and search no longer see deleted messages.
-    const bySender = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 1000, narrow: [['sender', 'othello@zulip.com']] });
+    const bySender = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 1000, narrow: [['sender', 'user12@zulip.testserver']] });
     const ids = (bySender.body.messages as { id: number; type: string }[]).map((m) => m.id);
     expect(ids.includes(channelMsg.body.id)).toBe(survives.channel);
     const search = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 100, narrow: [['search', 'farewell']] });
