@@ -12,10 +12,17 @@ const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const fds = new Map();
 
+// A string is written as it is: node encodes it into a scratch buffer freed right after the
+// call, where a Buffer would wait for this thread's garbage collector (hundreds of MB on a
+// large site). Only a short write (rare on a regular file) falls back to a Buffer for the rest.
 function writeAll(fd, data) {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
-  return bytes.length;
+  const size = Buffer.byteLength(data, 'utf8');
+  const first = fs.writeSync(fd, data, null, 'utf8');
+  if (first < size) {
+    const bytes = Buffer.from(data, 'utf8');
+    for (let at = first; at < size; ) at += fs.writeSync(fd, bytes, at, size - at);
+  }
+  return size;
 }
 
 parentPort.on('message', ({ id, ops }) => {

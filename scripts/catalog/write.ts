@@ -21,8 +21,11 @@ const IN_FLIGHT_CHARS = 8 << 20;
 /** A batch goes to its worker once it holds this much text or this many operations. */
 const BATCH_CHARS = 128 << 10;
 const BATCH_OPS = 256;
-/** Streamed pieces are gathered into appends of about this size. */
-const APPEND_CHARS = 256 << 10;
+/**
+ * Streamed pieces are gathered into appends of about this size: small enough that the joined
+ * string stays out of V8's large-object space, which only a full collection frees.
+ */
+const APPEND_CHARS = 32 << 10;
 
 export interface WriteStats {
   files: number;
@@ -128,6 +131,8 @@ class Lane {
   next = 0;
   /** Batches sent and not yet answered: id → characters of text they carry. */
   readonly waiting = new Map<number, number>();
+  /** Characters queued or in flight on this thread. */
+  load = 0;
 
   constructor(onReply: (lane: Lane, reply: Reply) => void, onCrash: (error: Error) => void) {
     this.worker = new Worker(WRITE_WORKER_SOURCE, { eval: true });
@@ -142,7 +147,7 @@ class Writer implements WriteSink {
   readonly #expected: Set<string>;
   readonly #written = new Set<string>();
   readonly #lanes: Lane[];
-  /** Leaf folder → the lane that makes it; every file in it goes through that same lane. */
+  /** One-file folder → the lane that makes it; its file goes through that same lane. */
   readonly #laneOfDir = new Map<string, Lane>();
   #inFlight = 0;
   #bytes = 0;
@@ -153,23 +158,28 @@ class Writer implements WriteSink {
   constructor(root: string, files: readonly string[]) {
     this.#root = root;
     this.#expected = new Set(files);
+    // Folders that hold other folders or several files (api/v1, api/v1/insights, servicios…)
+    // are few: made here, before any thread starts, so their files can go to either thread.
+    // The many one-file folders (a Markdown twin each) are queued to the threads, each with
+    // its file following it on the same thread.
+    const filesIn = new Map<string, number>();
     const parents = new Set<string>();
-    const leaves = new Set<string>();
     for (const rel of files) {
       const dir = path.posix.dirname(rel);
-      if (dir === '.' || leaves.has(dir)) continue;
-      leaves.add(dir);
+      if (dir === '.') continue;
+      filesIn.set(dir, (filesIn.get(dir) ?? 0) + 1);
       for (let up = path.posix.dirname(dir); up !== '.'; up = path.posix.dirname(up)) parents.add(up);
     }
-    // Few folders hold other folders (api/v1, servicios…): made here, before any thread starts.
+    const shared = new Set([...filesIn].filter(([dir, n]) => n > 1 || parents.has(dir)).map(([dir]) => dir));
+    for (const dir of parents) shared.add(dir);
     mkdirSync(path.dirname(root), { recursive: true });
     mkdirSync(root);
-    for (const dir of [...parents].sort()) mkdirSync(path.join(root, dir), { recursive: true });
+    for (const dir of [...shared].sort()) mkdirSync(path.join(root, dir), { recursive: true });
     const count = Math.max(1, Math.min(2, os.availableParallelism()));
     this.#lanes = Array.from({ length: count }, () => new Lane((lane, reply) => this.#onReply(lane, reply), (e) => this.#fail(e)));
     let i = 0;
-    for (const dir of leaves) {
-      if (parents.has(dir)) continue;
+    for (const dir of filesIn.keys()) {
+      if (shared.has(dir)) continue;
       const lane = this.#lanes[i++ % count] as Lane;
       this.#laneOfDir.set(dir, lane);
       this.#queue(lane, { op: 'dir', path: path.join(root, dir) }, 0);
@@ -238,14 +248,19 @@ class Writer implements WriteSink {
     this.#written.add(rel);
   }
 
-  /** Files in a leaf folder go through the lane that makes it; the rest through the first. */
+  /** A file in a folder a thread makes goes through that thread; any other, the least busy. */
   #laneOf(rel: string): Lane {
-    return this.#laneOfDir.get(path.posix.dirname(rel)) ?? (this.#lanes[0] as Lane);
+    const own = this.#laneOfDir.get(path.posix.dirname(rel));
+    if (own) return own;
+    let best = this.#lanes[0] as Lane;
+    for (const lane of this.#lanes) if (lane.load < best.load) best = lane;
+    return best;
   }
 
   #queue(lane: Lane, op: Op, chars: number): void {
     lane.ops.push(op);
     lane.chars += chars;
+    lane.load += chars;
     this.#inFlight += chars;
     if (lane.chars >= BATCH_CHARS || lane.ops.length >= BATCH_OPS) this.#send(lane);
   }
@@ -260,7 +275,9 @@ class Writer implements WriteSink {
   }
 
   #onReply(lane: Lane, reply: Reply): void {
-    this.#inFlight -= lane.waiting.get(reply.id) ?? 0;
+    const chars = lane.waiting.get(reply.id) ?? 0;
+    this.#inFlight -= chars;
+    lane.load -= chars;
     lane.waiting.delete(reply.id);
     this.#bytes += reply.bytes;
     if (reply.error) this.#fail(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
