@@ -175,6 +175,8 @@ class Writer implements WriteSink {
     mkdirSync(path.dirname(root), { recursive: true });
     mkdirSync(root);
     for (const dir of [...shared].sort()) mkdirSync(path.join(root, dir), { recursive: true });
+    // Two threads: measured faster than one on a 2-CPU VM (18.5 s vs 22.6 s median under load),
+    // though they spend more system time contending for the same folders and journal.
     const count = Math.max(1, Math.min(2, os.availableParallelism()));
     this.#lanes = Array.from({ length: count }, () => new Lane((lane, reply) => this.#onReply(lane, reply), (e) => this.#fail(e)));
     let i = 0;
