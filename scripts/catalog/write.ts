@@ -154,6 +154,8 @@ class Writer implements WriteSink {
   #error: Error | undefined;
   #resume: (() => void)[] = [];
   #closed = false;
+  /** Streams opened and not yet ended: path → its lane, so a failed build still closes them. */
+  readonly #open = new Map<string, Lane>();
 
   constructor(root: string, files: readonly string[]) {
     this.#root = root;
@@ -193,6 +195,8 @@ class Writer implements WriteSink {
     await produce(this);
     await this.#drain();
     if (this.#error) throw this.#error;
+    // Its last pieces were never sent: the file would be silently cut short.
+    if (this.#open.size > 0) throw new Error(`stream never ended: ${[...this.#open.keys()].join(', ')}`);
     const missing = [...this.#expected].filter((f) => !this.#written.has(f));
     if (missing.length > 0) throw new Error(`not written: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`);
   }
@@ -205,6 +209,8 @@ class Writer implements WriteSink {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const [file, lane] of this.#open) this.#queue(lane, { op: 'close', path: file }, 0);
+    this.#open.clear();
     await this.#drain().catch(() => {});
     await Promise.all(this.#lanes.map((l) => l.worker.terminate()));
   }
@@ -221,6 +227,7 @@ class Writer implements WriteSink {
     const lane = this.#laneOf(rel);
     const file = path.join(this.#root, rel);
     this.#queue(lane, { op: 'open', path: file }, 0);
+    this.#open.set(file, lane);
     let pieces: string[] = [];
     let size = 0;
     const flush = async (): Promise<void> => {
@@ -238,6 +245,7 @@ class Writer implements WriteSink {
       },
       end: async () => {
         await flush();
+        this.#open.delete(file);
         this.#queue(lane, { op: 'close', path: file }, 0);
       },
     };

@@ -139,6 +139,7 @@ describe('the write sink', () => {
     ['a file it was not told about', (sink: WriteSink) => sink.file('other.txt', 'x'), 'other.txt was not announced'],
     ['the same file twice', async (sink: WriteSink) => { await sink.file('a.txt', 'x'); await sink.file('a.txt', 'y'); }, 'a.txt written twice'],
     ['a file left unwritten', (sink: WriteSink) => sink.file('a.txt', 'x'), 'not written: b/c.txt'],
+    ['a stream never ended', async (sink: WriteSink) => { await sink.file('a.txt', 'x'); await sink.stream('b/c.txt').write('part'); }, 'stream never ended'],
   ])('refuses %s and leaves the previous folder untouched', async (_name, produce, message) => {
     const parent = await tempDir();
     const out = path.join(parent, 'dist');
