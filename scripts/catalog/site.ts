@@ -39,9 +39,14 @@ export function apiUrl(site: Site, rel: string): string {
   return `${site.base}${API_PREFIX}/${rel}`;
 }
 
-/** Where the Markdown twin of a page lives, relative to dist/ (`servicios/meta-ads/index.md`). */
+/**
+ * Where the Markdown twin of a page lives, relative to dist/: the page address without its
+ * trailing slash plus `.md` (`/servicios/meta-ads/` → `servicios/meta-ads.md`; the home page `/` →
+ * `index.md`). One file beside its siblings rather than `<page>/index.md`, so a large site does not
+ * pay for a folder per page; every twin is listed by address in llms.txt and pages.json anyway.
+ */
 export function twinFile(path: string): string {
-  return `${path.slice(1)}index.md`;
+  return path === '/' ? 'index.md' : `${path.slice(1, -1)}.md`;
 }
 
 export function markdownUrl(site: Site, path: string): string {

@@ -33,8 +33,8 @@ describe('a clean build', () => {
   it('emits the API, the twins and the agent files', () => {
     expect([...tree.keys()]).toEqual(expect.arrayContaining([
       '_headers', 'llms.txt', 'llms-full.txt', 'robots.txt', 'sitemap.xml', 'index.md',
-      'contacto/index.md', 'servicios/meta-ads/index.md', 'sectores/servicios-profesionales/index.md',
-      'insights/medir-antes/index.md', 'zonas/valencia/index.md',
+      'contacto.md', 'servicios/meta-ads.md', 'sectores/servicios-profesionales.md',
+      'insights/medir-antes.md', 'zonas/valencia.md',
       'api/v1/index.json', 'api/v1/status.json', 'api/v1/organization.json', 'api/v1/bundle.json', 'api/v1/openapi.json',
       'api/v1/services.json', 'api/v1/sectors.json', 'api/v1/areas.json', 'api/v1/insights.json', 'api/v1/faqs.json', 'api/v1/pages.json',
       'api/v1/services/meta-ads.json', 'api/v1/services/diagnostico-operativo.json',
@@ -111,7 +111,7 @@ describe('a clean build', () => {
     for (const file of ['llms.txt', 'llms-full.txt', 'sitemap.xml', 'api/v1/faqs.json', 'api/v1/bundle.json']) {
       expect(text(file), file).not.toContain('aviso-legal');
     }
-    expect(tree.has('aviso-legal/index.md')).toBe(false);
+    expect(tree.has('aviso-legal.md')).toBe(false);
     expect(text('robots.txt')).toContain('Disallow: /aviso-legal/');
     expect(text('robots.txt')).toContain('Sitemap: https://tramontanaconsultores.es/sitemap.xml');
   });
@@ -119,7 +119,7 @@ describe('a clean build', () => {
   it('writes llms.txt in the llmstxt.org shape, linking each page to its Markdown twin', () => {
     const llms = text('llms.txt');
     expect(llms).toMatch(/^# Fixture Consultores\n\n> Consultora de prueba/);
-    expect(llms).toContain('- [Meta Ads](https://tramontanaconsultores.es/servicios/meta-ads/index.md): Campañas en Meta.');
+    expect(llms).toContain('- [Meta Ads](https://tramontanaconsultores.es/servicios/meta-ads.md): Campañas en Meta.');
     expect(text('llms-full.txt')).toContain('# Diagnóstico operativo');
     expect(text('index.md')).toMatch(/^# Fixture Consultores\n/);
   });

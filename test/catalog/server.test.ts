@@ -162,7 +162,7 @@ describe('HTTP behaviour', () => {
     ['/sitemap.xml', 'application/xml; charset=utf-8'],
     ['/robots.txt', 'text/plain; charset=utf-8'],
     ['/index.md', 'text/markdown; charset=utf-8'],
-    ['/servicios/meta-ads/index.md', 'text/markdown; charset=utf-8'],
+    ['/servicios/meta-ads.md', 'text/markdown; charset=utf-8'],
   ])('serves %s as %s', async (p, type) => {
     const res = await fetch(`${server.url}${p}`);
     expect(res.status).toBe(200);
