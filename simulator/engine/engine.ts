@@ -18,9 +18,15 @@ import { ROLE, EMAIL_VISIBILITY, type State, type StreamRecord, type UserRecord 
 export interface Engine {
   state: State;
   deps: Deps;
-  /** Every event produced so far, in order (delivery through /events is a later issue). */
+  /**
+   * The most recent events, oldest first (delivery through /register and /events is a later
+   * issue). Bounded, so a long-running server does not keep every message twice.
+   */
   eventLog: Effect[];
 }
+
+/** How many recent events `eventLog` keeps; past it, the oldest half is dropped at once. */
+export const EVENT_LOG_LIMIT = 10_000;
 
 export interface EngineOptions {
   seed?: number | string;
@@ -39,7 +45,9 @@ export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
 
 /** Record an action's events and hand back its value (the façade every route uses). */
 export function commit<T>(engine: Engine, outcome: Outcome<T>): T {
-  for (const e of outcome.events) engine.eventLog.push(e);
+  const log = engine.eventLog;
+  for (const e of outcome.events) log.push(e);
+  if (log.length > EVENT_LOG_LIMIT) log.splice(0, log.length - EVENT_LOG_LIMIT / 2);
   return outcome.value;
 }
 
