@@ -4,21 +4,14 @@
 // the code points in lower-case hex joined by '-', with every FE0F variation selector removed
 // (Zulip "unqualifies" emoji rather than trusting the datasource's partial non_qualified field).
 // Only emoji with images in both the google and twitter sets are offered, as in Zulip.
-import { createRequire } from 'node:module';
+import emojiJson from 'emoji-datasource/emoji.json' with { type: 'json' };
 import type { RealmEmoji } from '../state.ts';
 import type { ReactionType } from '../messages/store.ts';
 import { ZULIP_CANONICAL_NAMES, ZULIP_EXTRA_NAMES, ZULIP_NAME_OVERRIDES } from './zulip-names.ts';
 
-interface DatasourceEmoji {
-  unified: string;
-  short_name: string;
-  short_names: string[];
-  has_img_google: boolean;
-  has_img_twitter: boolean;
-}
-
-// The JSON is package data, loaded once when the module loads (no file I/O in the engine proper).
-const datasource = createRequire(import.meta.url)('emoji-datasource/emoji.json') as DatasourceEmoji[];
+// Package data imported as a JSON module, so the engine needs no node:* API to read it; its
+// type is declared in emoji-datasource.d.ts.
+const datasource = emojiJson;
 
 export function unifiedToCode(unified: string): string {
   return unified
