@@ -2,7 +2,7 @@
  * HTTP Basic authentication on /api/v1 (reference §1.5), and the per-route role checks.
  * The username may be the delivery email or the API email (spec README: accept either).
  */
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ChatError } from '../engine/errors.ts';
 import { getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/engine.ts';
 import type { UserRecord } from '../engine/state.ts';
@@ -10,10 +10,14 @@ import type { Route } from './route.ts';
 
 const API_KEY = /^[A-Za-z0-9]{32}$/;
 
-function sameKey(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/**
+ * Secrets (API keys, passwords) compared in constant time. Both sides are hashed first so the
+ * buffers always have the same length: neither a length mismatch nor the first differing
+ * character shows in the timing.
+ */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 /**
@@ -54,7 +58,7 @@ export function authenticate(engine: Engine, header: string, route: Route | unde
   const user = getUserByEmail(engine, username);
   // Looked up by email, then the key compared in constant time: the answer is the same
   // `Invalid API key` whichever of the two is wrong.
-  if (!user || !sameKey(user.api_key, key)) throw ChatError.unauthorized('Invalid API key');
+  if (!user || !constantTimeEqual(user.api_key, key)) throw ChatError.unauthorized('Invalid API key');
   if (engine.state.realm.deactivated) throw ChatError.unauthorized('This organization has been deactivated');
   if (!user.is_active) throw ChatError.unauthorized('Account is deactivated');
   // System bots live in the internal realm, not this one.

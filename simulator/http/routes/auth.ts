@@ -4,6 +4,7 @@ import { getUserByEmail, type Engine } from '../../engine/engine.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';
+import { constantTimeEqual } from '../auth.ts';
 import type { Route } from '../route.ts';
 
 // Django's validate_email, in short: a dotted domain (or localhost).
@@ -27,12 +28,6 @@ function loginUser(engine: Engine, user: UserRecord | undefined): UserRecord {
 function userByDeliveryEmail(engine: Engine, email: string): UserRecord | undefined {
   const user = getUserByEmail(engine, email);
   return user && user.delivery_email.toLowerCase() === email.trim().toLowerCase() ? user : undefined;
-}
-
-function constantTimeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
-  return diff === 0;
 }
 
 const routes: Route[] = [
