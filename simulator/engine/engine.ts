@@ -79,6 +79,14 @@ export function getUserByApiEmail(engine: Engine, email: string): UserRecord | u
   return user && user.email.toLowerCase() === key ? user : undefined;
 }
 
+/** The system bot that speaks for the server (subscription notices, bot-owner alerts). */
+export function notificationBot(engine: Engine): UserRecord | undefined {
+  for (const u of engine.state.users.values()) {
+    if (u.is_system_bot && u.delivery_email.toLowerCase().startsWith('notification-bot@')) return u;
+  }
+  return undefined;
+}
+
 export function isAdmin(user: UserRecord): boolean {
   return user.role <= ROLE.administrator;
 }

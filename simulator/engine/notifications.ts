@@ -4,7 +4,7 @@
  * creation post. Sent through the messages helper's do-path (no permission checks: the bot is
  * the server speaking), so they are ordinary messages with ordinary events.
  */
-import { nowSeconds, type Engine } from './engine.ts';
+import { notificationBot, nowSeconds, type Engine } from './engine.ts';
 import type { Effect } from './events.ts';
 import { doSendMessage, type Addressee } from './messages/send.ts';
 import { FLAG_BITS, getMessage, setUserFlagBits, userFlagBits } from './messages/store.ts';
@@ -12,13 +12,6 @@ import type { StreamRecord, UserRecord } from './state.ts';
 
 /** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: above this many recipients no DMs are sent. */
 export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
-
-export function notificationBot(engine: Engine): UserRecord | undefined {
-  for (const u of engine.state.users.values()) {
-    if (u.is_system_bot && u.delivery_email.toLowerCase().startsWith('notification-bot@')) return u;
-  }
-  return undefined;
-}
 
 const mention = (user: UserRecord): string => `@_**${user.full_name}|${user.id}**`;
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

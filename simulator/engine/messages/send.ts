@@ -11,6 +11,7 @@ import {
   getUserByApiEmail,
   isGuest,
   isSubscribed,
+  notificationBot,
   nowSeconds,
   subscribersOf,
   type Engine,
@@ -136,7 +137,7 @@ const lastBotOwnerAlert = new WeakMap<UserRecord, number>();
 function notifyBotOwner(engine: Engine, sender: UserRecord, what: string): void {
   if (!sender.is_bot || sender.bot_owner_id === null) return;
   const owner = getUser(engine, sender.bot_owner_id);
-  const bot = [...engine.state.users.values()].find((u) => u.is_system_bot && u.delivery_email.toLowerCase().startsWith('notification-bot@'));
+  const bot = notificationBot(engine);
   if (!owner || !bot) return;
   const now = engine.deps.clock.now();
   const last = lastBotOwnerAlert.get(sender);
