@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Fixture } from '../types/chat/fixture.ts';
 import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
 import { steppingClock, type Clock } from './engine/deps.ts';
-import { createEngine, type Engine } from './engine/engine.ts';
+import { createEngine, getUserByEmail, type Engine } from './engine/engine.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
 import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
 import { listenHttp } from './http/node.ts';
@@ -120,12 +120,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   function authorization(as: Credentials | undefined): string | undefined {
     if (as === undefined || as === null) return undefined;
     if (typeof as === 'object') return basicAuth(as.username, as.password);
-    const user =
-      typeof as === 'number'
-        ? engine.state.users.get(as)
-        : [...engine.state.users.values()].find(
-            (u) => u.delivery_email.toLowerCase() === as.toLowerCase() || u.email.toLowerCase() === as.toLowerCase(),
-          );
+    const user = typeof as === 'number' ? engine.state.users.get(as) : getUserByEmail(engine, as);
     if (!user) throw new Error(`simulator.request: no user ${String(as)}`);
     return basicAuth(user.delivery_email, user.api_key);
   }
