@@ -5,7 +5,6 @@
  * taking `(engine, actor, params)` and returning an `Outcome`.
  */
 import type { Fixture } from '../../types/chat/fixture.ts';
-import { ChatError } from './errors.ts';
 import { seededRandom, type Clock, type Deps } from './deps.ts';
 import type { Effect, Outcome } from './events.ts';
 import { loadFixture } from './fixture.ts';
@@ -132,19 +131,6 @@ export function canSeeDeliveryEmail(engine: Engine, viewer: UserRecord | undefin
   }
 }
 
-/**
- * The API `email` of `user` as `viewer` sees it. Zulip stores one API email per user (the fake
- * `user{id}@host` unless visibility is "everyone") and shows it to everyone, admins included;
- * the viewer parameter exists so callers need not know that.
- */
-export function apiEmailFor(_engine: Engine, _viewer: UserRecord | undefined, user: UserRecord): string {
-  return user.email;
-}
-
-export function fakeEmail(engine: Engine, userId: number): string {
-  return `user${userId}@${engine.state.realm.host}`;
-}
-
 const gravatarHashes = new Map<string, string>();
 
 export function gravatarUrl(user: UserRecord): string {
@@ -229,11 +215,4 @@ export function canAccessStreamMetadata(engine: Engine, user: UserRecord | undef
   if (canAccessStreamContent(engine, user, stream)) return true;
   // Group-granted access never reaches guests (allow_everyone_group=False for these settings).
   return user !== undefined && !isGuest(user) && isUserInGroupSetting(engine, user.id, stream.groups.can_administer_channel_group);
-}
-
-/** Look up a channel by id for `user`, answering Zulip's `Invalid channel ID` when unknown or hidden. */
-export function accessStreamById(engine: Engine, user: UserRecord, streamId: number): StreamRecord {
-  const stream = engine.state.streams.get(streamId);
-  if (!stream || !canAccessStreamMetadata(engine, user, stream)) throw ChatError.invalidChannelId();
-  return stream;
 }

@@ -8,7 +8,6 @@ import {
   getStreamByName,
   isAdmin,
   isGuest,
-  isSubscribed,
   subscribersOf,
   type Engine,
 } from './engine.ts';

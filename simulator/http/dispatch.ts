@@ -43,7 +43,6 @@ interface CompiledPattern {
 export interface RouteTable {
   staticPaths: Map<string, CompiledPattern>;
   dynamic: CompiledPattern[];
-  all: CompiledPattern[];
 }
 
 /** Compile the table once: static paths in a map, parameterised ones as anchored regexes. */
@@ -77,7 +76,6 @@ export function compileRoutes(routes: readonly Route[]): RouteTable {
   return {
     staticPaths: new Map(all.filter((e) => !e.regex).map((e) => [e.pattern, e])),
     dynamic: all.filter((e) => e.regex),
-    all,
   };
 }
 

@@ -1,6 +1,6 @@
 // A stored message in the API's Message shape (spec "Message" table, reference §5.1), as one
 // viewer sees it.
-import { apiEmailFor, avatarUrl, type Engine } from '../engine.ts';
+import { avatarUrl, type Engine } from '../engine.ts';
 import { topicLinks } from '../markdown/index.ts';
 import type { Message, MessageFlag } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';
@@ -70,9 +70,9 @@ export function formatMessage(
     })),
     submessages: [],
     sender_full_name: sender.full_name,
-    sender_email: apiEmailFor(engine, viewer, sender),
+    sender_email: sender.email,
     sender_realm_str: state.realm.string_id,
-    display_recipient: displayRecipient(engine, message, viewer),
+    display_recipient: displayRecipient(engine, message),
     type: message.streamId === null ? 'private' : 'stream',
     avatar_url: cachedAvatarUrl(engine, sender, options.clientGravatar),
     content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
@@ -82,11 +82,11 @@ export function formatMessage(
   return out;
 }
 
-function displayRecipient(engine: Engine, message: StoredMessage, viewer: UserRecord | undefined): Message['display_recipient'] {
+function displayRecipient(engine: Engine, message: StoredMessage): Message['display_recipient'] {
   if (message.streamId !== null) return engine.state.streams.get(message.streamId)?.name ?? '';
   const users = (message.dmUserIds ?? []).map((id) => {
     const user = engine.state.users.get(id)!;
-    return { id: user.id, email: apiEmailFor(engine, viewer, user), full_name: user.full_name, is_mirror_dummy: false };
+    return { id: user.id, email: user.email, full_name: user.full_name, is_mirror_dummy: false };
   });
   // Group DMs list participants by id; a 1:1 DM adds the sender to the recipient in email order
   // (Zulip's MessageDict.hydrate_recipient_info compares the two emails).

@@ -3,7 +3,7 @@
 // name/code/type triple is validated. Removing never validates the emoji, only looks it up.
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Outcome } from '../events.ts';
-import { apiEmailFor, subscribersOf, type Engine } from '../engine.ts';
+import { subscribersOf, type Engine } from '../engine.ts';
 import {
   EXTRA_EMOJI,
   findRealmEmojiById,
@@ -68,7 +68,7 @@ function reactionEvent(engine: Engine, op: 'add' | 'remove', user: UserRecord, m
       type: 'reaction',
       op,
       user_id: user.id,
-      user: { user_id: user.id, email: apiEmailFor(engine, undefined, user), full_name: user.full_name },
+      user: { user_id: user.id, email: user.email, full_name: user.full_name },
       message_id: message.id,
       emoji_name: name,
       emoji_code: code,
