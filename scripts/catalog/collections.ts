@@ -1,7 +1,8 @@
 /**
  * The content kinds as data: where their files live, which schema checks their front matter,
- * where their page lives on the website and which JSON endpoints they feed. Adding a kind is
- * one entry here plus its schemas.
+ * where their page lives on the website and where their detail files live under /api/v1.
+ * Adding a kind is one entry here plus its schemas, its resource shape (resources.ts) and its
+ * outputs (emit.ts).
  */
 export type CollectionKind = 'service' | 'sector' | 'insight' | 'area' | 'page';
 export type ContentKind = CollectionKind | 'organization';
@@ -14,19 +15,18 @@ export interface Collection {
   schema: string;
   /** Website folder of its pages; pages carry their own `path` instead. */
   sitePrefix: string | null;
-  /** API list file and, when the kind has a detail form, its folder under /api/v1. */
-  list: string;
+  /** Folder of its detail files under /api/v1, for kinds that have a detail form. */
   detailDir: string | null;
   /** Heading used for this kind in llms.txt (the site is in Spanish). */
   label: string;
 }
 
 export const COLLECTIONS: readonly Collection[] = [
-  { kind: 'service', dir: 'services', schema: 'frontmatter-service', sitePrefix: '/servicios/', list: 'services.json', detailDir: 'services', label: 'Servicios' },
-  { kind: 'sector', dir: 'sectors', schema: 'frontmatter-sector', sitePrefix: '/sectores/', list: 'sectors.json', detailDir: 'sectors', label: 'Sectores' },
-  { kind: 'insight', dir: 'insights', schema: 'frontmatter-insight', sitePrefix: '/insights/', list: 'insights.json', detailDir: 'insights', label: 'Insights' },
-  { kind: 'area', dir: 'areas', schema: 'frontmatter-area', sitePrefix: '/zonas/', list: 'areas.json', detailDir: null, label: 'Zonas' },
-  { kind: 'page', dir: 'pages', schema: 'frontmatter-page', sitePrefix: null, list: 'pages.json', detailDir: null, label: 'Páginas' },
+  { kind: 'service', dir: 'services', schema: 'frontmatter-service', sitePrefix: '/servicios/', detailDir: 'services', label: 'Servicios' },
+  { kind: 'sector', dir: 'sectors', schema: 'frontmatter-sector', sitePrefix: '/sectores/', detailDir: 'sectors', label: 'Sectores' },
+  { kind: 'insight', dir: 'insights', schema: 'frontmatter-insight', sitePrefix: '/insights/', detailDir: 'insights', label: 'Insights' },
+  { kind: 'area', dir: 'areas', schema: 'frontmatter-area', sitePrefix: '/zonas/', detailDir: null, label: 'Zonas' },
+  { kind: 'page', dir: 'pages', schema: 'frontmatter-page', sitePrefix: null, detailDir: null, label: 'Páginas' },
 ];
 
 /** The two service lines, in the order the website shows them. */
@@ -53,6 +53,13 @@ export function classify(relPath: string): { kind: ContentKind; fileSlug: string
   const c = BY_DIR.get(dir);
   if (!c || !name.endsWith('.md')) return null;
   return { kind: c.kind, fileSlug: name.slice(0, -'.md'.length) };
+}
+
+/** The detail file of an item under /api/v1 (`services/meta-ads.json`): its json_url and its file. */
+export function detailFile(kind: CollectionKind, slug: string): string {
+  const dir = collectionOf(kind).detailDir;
+  if (dir === null) throw new Error(`${kind} has no detail file`);
+  return `${dir}/${slug}.json`;
 }
 
 /** The website address (path) of a collection item; pages pass their own `path`. */

@@ -6,6 +6,7 @@ import type { Bundle } from '../../types/catalog/bundle.ts';
 import type { Index } from '../../types/catalog/index.ts';
 import type { Status } from '../../types/catalog/status.ts';
 import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml, type SitemapEntry } from './agent-files.ts';
+import { detailFile } from './collections.ts';
 import { BUNDLED, ENDPOINTS } from './endpoints.ts';
 import { formatHeadersFile, headerRules } from './headers.ts';
 import { addressesOf, type Catalog } from './model.ts';
@@ -64,10 +65,12 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   const faqs = r.faqs(c);
   const org = organization(c);
 
-  for (const [dir, items] of [['services', services], ['sectors', sectors], ['insights', insights]] as const) {
+  // Each detail schema is named after its kind (schemas/catalog/service.schema.json, …).
+  for (const [kind, items] of [['service', services], ['sector', sectors], ['insight', insights]] as const) {
     for (const item of items) {
-      json(`${dir}/${item.slug}.json`, dir.slice(0, -1), item);
-      mapJson(`${dir}/${item.slug}.json`, item.updated);
+      const rel = detailFile(kind, item.slug);
+      json(rel, kind, item);
+      mapJson(rel, item.updated);
     }
   }
   json('services.json', 'services-list', list(c.services.map((d) => r.serviceSummary(c, d))), true);

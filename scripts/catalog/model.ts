@@ -2,7 +2,7 @@
  * The validated content, grouped and in its published order, with the lookups every emitter
  * needs. Built once per build; emitters only read it.
  */
-import { SERVICE_LINES } from './collections.ts';
+import { detailFile, SERVICE_LINES } from './collections.ts';
 import { cmp } from './issues.ts';
 import { docSitePath } from './link-check.ts';
 import { apiUrl, markdownUrl, pageUrl, type Site } from './site.ts';
@@ -53,7 +53,7 @@ export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
       slug: doc.fm.slug,
       title: doc.fm.title,
       url: addressesOf(site, doc).url,
-      json_url: apiUrl(site, `${doc.kind}s/${doc.fm.slug}.json`),
+      json_url: apiUrl(site, detailFile(doc.kind, doc.fm.slug)),
     });
   }
   const areas = new Map(catalog.areas.map((a) => [a.fm.slug, a]));
