@@ -14,6 +14,7 @@ import {
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { renderMarkdown } from './markdown/index.ts';
+import { deleteMessagesBySender } from './messages/delete.ts';
 import { renderContext } from './render.ts';
 import { syncSystemGroups } from './fixture.ts';
 import { ROLE, type UserRecord } from './state.ts';
@@ -152,23 +153,6 @@ export interface DeactivateParams {
   notificationComment: string | null;
 }
 
-/**
- * Deletes a deactivated user's messages for the requested actions. The messages helper may
- * provide it (`setMessageDeleter`); until then message deletions are refused by nobody and
- * simply not applied (reported by `deactivateUser`'s return value).
- */
-export type MessageDeleter = (
-  engine: Engine,
-  userId: number,
-  kinds: { publicChannels: boolean; privateChannels: boolean; directMessages: boolean },
-) => Effect[];
-
-let messageDeleter: MessageDeleter | null = null;
-
-export function setMessageDeleter(deleter: MessageDeleter | null): void {
-  messageDeleter = deleter;
-}
-
 export function checkDeactivateUser(engine: Engine, actor: UserRecord, params: DeactivateParams): UserRecord {
   const target = engine.state.users.get(params.userId);
   // Bots are deactivated through DELETE /bots/{id}: here they are "no such user".
@@ -201,8 +185,6 @@ export function deactivateSelf(engine: Engine, user: UserRecord): Outcome<Deacti
 
 export interface DeactivateResult {
   deactivatedUserIds: number[];
-  /** Message-deletion actions requested but not applied (no deleter registered). */
-  unappliedActions: DeactivationAction[];
 }
 
 export function deactivateUser(engine: Engine, actor: UserRecord, params: DeactivateParams): Outcome<DeactivateResult> {
@@ -210,7 +192,7 @@ export function deactivateUser(engine: Engine, actor: UserRecord, params: Deacti
   return doDeactivateUser(engine, actor, target, params);
 }
 
-function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams, events: Effect[], unapplied: Set<DeactivationAction>): void {
+function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams, events: Effect[]): void {
   const a = params.actions;
   if (a.delete_profile) {
     user.full_name = `Deleted User ${user.id}`;
@@ -243,12 +225,7 @@ function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams
     directMessages: a.delete_direct_messages === true,
   };
   if (kinds.publicChannels || kinds.privateChannels || kinds.directMessages) {
-    if (messageDeleter) events.push(...messageDeleter(engine, user.id, kinds));
-    else {
-      if (kinds.publicChannels) unapplied.add('delete_public_channel_messages');
-      if (kinds.privateChannels) unapplied.add('delete_private_channel_messages');
-      if (kinds.directMessages) unapplied.add('delete_direct_messages');
-    }
+    events.push(...deleteMessagesBySender(engine, user.id, kinds));
   }
 }
 
@@ -282,18 +259,17 @@ export function doDeactivateUser(
   params: DeactivateParams,
 ): Outcome<DeactivateResult> {
   const events: Effect[] = [];
-  const unapplied = new Set<DeactivationAction>();
   const bots = [...engine.state.users.values()]
     .filter((u) => u.is_bot && u.is_active && u.bot_owner_id === target.id)
     .sort((a, b) => a.id - b.id);
   const deactivated: number[] = [];
   // The target's bots go first, each with the requested actions applied before it is deactivated.
   for (const bot of bots) {
-    applyActions(engine, bot, params, events, unapplied);
+    applyActions(engine, bot, params, events);
     deactivateOne(engine, bot, events);
     deactivated.push(bot.id);
   }
-  applyActions(engine, target, params, events, unapplied);
+  applyActions(engine, target, params, events);
   deactivateOne(engine, target, events);
   deactivated.push(target.id);
   syncSystemGroups(engine.state);
@@ -309,5 +285,5 @@ export function doDeactivateUser(
       timestamp: nowSeconds(engine),
     });
   }
-  return outcome({ deactivatedUserIds: deactivated, unappliedActions: [...unapplied] }, events);
+  return outcome({ deactivatedUserIds: deactivated }, events);
 }

@@ -3,8 +3,6 @@
 // fixture's timestamps and read/starred state, and no events (nobody was listening yet).
 import type { FixtureMessage } from '../../../types/chat/fixture.ts';
 import { getUserByEmail, type Engine } from '../engine.ts';
-import { setMessageDeleter } from '../users.ts';
-import { deleteMessagesBySender } from './delete.ts';
 import { addReaction } from './reactions.ts';
 import { checkSendMessage, doSendMessage } from './send.ts';
 import { FLAG_BITS, getMessage, rowUserIds, setUserFlagBits, userFlagBits } from './store.ts';
@@ -16,9 +14,6 @@ function userByEmail(engine: Engine, email: string, where: string) {
 }
 
 export function seedMessages(engine: Engine, messages: FixtureMessage[]): void {
-  // Core's user deactivation deletes messages through this hook; registering it here (at engine
-  // creation, not at module load) keeps the users ↔ messages import cycle harmless.
-  setMessageDeleter(deleteMessagesBySender);
   messages.forEach((m, index) => {
     const where = `messages[${index}]`;
     const sender = userByEmail(engine, m.sender, where);
