@@ -2,14 +2,18 @@
 import type { Engine } from './engine.ts';
 import type { GroupSettingValue } from './state.ts';
 
-/** Is `userId` a member of group `groupId`, directly or through subgroups? */
-export function isUserInGroup(engine: Engine, userId: number, groupId: number, seen = new Set<number>()): boolean {
-  if (seen.has(groupId)) return false;
-  seen.add(groupId);
+/**
+ * Is `userId` a member of group `groupId`, directly or through subgroups (cycle-safe)? Every
+ * message send asks, so the visited set is only built once there are subgroups to walk.
+ */
+export function isUserInGroup(engine: Engine, userId: number, groupId: number, seen?: Set<number>): boolean {
   const group = engine.state.userGroups.get(groupId);
   if (!group || group.deactivated) return false;
   if (group.members.has(userId)) return true;
-  for (const sub of group.subgroups) if (isUserInGroup(engine, userId, sub, seen)) return true;
+  if (group.subgroups.size === 0) return false;
+  const visited = seen ?? new Set<number>();
+  visited.add(groupId);
+  for (const sub of group.subgroups) if (!visited.has(sub) && isUserInGroup(engine, userId, sub, visited)) return true;
   return false;
 }
 

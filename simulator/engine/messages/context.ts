@@ -18,20 +18,6 @@ export function groupMemberIds(state: State, groupId: number, seen = new Set<num
   return out;
 }
 
-/** Is the user in the group, directly or through a subgroup? Stops at the first hit (no sets built per send). */
-export function groupHasMember(state: State, groupId: number, userId: number, seen?: Set<number>): boolean {
-  const group = state.userGroups.get(groupId);
-  if (!group) return false;
-  if (group.members.has(userId)) return true;
-  if (group.subgroups.size === 0) return false;
-  const visited = seen ?? new Set<number>();
-  visited.add(groupId);
-  for (const sub of group.subgroups) {
-    if (!visited.has(sub) && groupHasMember(state, sub, userId, visited)) return true;
-  }
-  return false;
-}
-
 export function messageRenderContext(engine: Engine, sender: UserRecord | undefined): RenderContext {
   const state = engine.state;
   return {

@@ -2,6 +2,7 @@
 // check* resolves and validates the addressee, topic and content; do* renders, stores the message
 // with a UserMessage row per recipient and returns the `message` events.
 import { ChatError } from '../errors.ts';
+import { isUserInGroupSetting } from '../groups.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import {
   commit,
@@ -18,8 +19,8 @@ import {
 } from '../engine.ts';
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
-import { nextId, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from '../state.ts';
-import { groupHasMember, messageRenderContext } from './context.ts';
+import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
+import { messageRenderContext } from './context.ts';
 import { apiFlags, DEFAULT_FORMAT, formatMessage } from './format.ts';
 import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
 
@@ -207,23 +208,16 @@ function checkTopicCharacters(topic: string): void {
   if (bad !== undefined) throw ChatError.badRequest(`Invalid character in topic, at position ${bad}!`);
 }
 
-export function isInGroupSetting(state: State, userId: number, setting: GroupSettingValue): boolean {
-  if (typeof setting === 'number') return groupHasMember(state, setting, userId);
-  if (setting.direct_members.includes(userId)) return true;
-  return setting.direct_subgroups.some((g) => groupHasMember(state, g, userId));
-}
-
 function notAuthorizedToSend(stream: StreamRecord): ChatError {
   return ChatError.badRequest(`Not authorized to send to channel '${stream.name}'`);
 }
 
 /** May `sender` post to the channel? (Zulip's access_stream_for_send_message.) */
 function checkCanPost(engine: Engine, sender: UserRecord, stream: StreamRecord): void {
-  const state = engine.state;
   if (stream.is_archived) throw notAuthorizedToSend(stream);
   const poster = sender.is_bot && sender.bot_owner_id !== null ? getUser(engine, sender.bot_owner_id) : undefined;
   const group = stream.groups.can_send_message_group;
-  if (!isInGroupSetting(state, sender.id, group) && !(poster && isInGroupSetting(state, poster.id, group))) {
+  if (!isUserInGroupSetting(engine, sender.id, group) && !(poster && isUserInGroupSetting(engine, poster.id, group))) {
     throw ChatError.badRequest('You do not have permission to post in this channel.');
   }
   if (isSubscribed(engine, sender.id, stream.id)) return;
@@ -401,9 +395,10 @@ function checkWildcardMentions(
   rendered: RenderResult,
   participants: Set<number> | undefined,
 ): void {
-  const realm = engine.state.realm as unknown as { can_mention_many_users_group?: GroupSettingValue };
-  const group = realm.can_mention_many_users_group ?? engine.state.realm.system_groups['role:administrators'];
-  const mayMentionMany = group !== undefined && isInGroupSetting(engine.state, sender.id, group);
+  // The realm has no can_mention_many_users_group setting of its own: Zulip's default
+  // (administrators) applies.
+  const group = engine.state.realm.system_groups['role:administrators'];
+  const mayMentionMany = group !== undefined && isUserInGroupSetting(engine, sender.id, group);
   if (rendered.wildcards.has('stream') && subscribersOf(engine, stream.id).length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
     throw new ChatError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
   }
