@@ -5,7 +5,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { formatIssues } from './catalog/issues.ts';
 import { buildCatalog } from './catalog/pipeline.ts';
 import { startCatalogServer } from './serve.ts';
 import { startSimulatorServer } from './simulator.ts';
@@ -26,9 +25,9 @@ const built = await buildCatalog({
   outDir: path.join(root, 'dist'),
   siteUrl: process.env.SITE_URL,
   log: (line) => console.log(line),
+  report: (text) => console.error(text),
 });
 if (!built.ok) {
-  console.error(formatIssues(built.issues));
   console.error('dist/ left untouched; fix the content above and run `npm start` again.');
   process.exit(1);
 }
