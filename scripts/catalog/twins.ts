@@ -3,6 +3,7 @@
  * page's FAQs, readable by an agent without HTML. Headings are in the site's language.
  */
 import { addressesOf, type Catalog } from './model.ts';
+import { oneLine } from './text.ts';
 import type { CollectionDoc } from './validate.ts';
 
 type Section = [heading: string, lines: readonly string[]];
@@ -61,7 +62,7 @@ function facts(c: Catalog, d: CollectionDoc): Section[] {
 }
 
 export function twinMarkdown(c: Catalog, d: CollectionDoc): string {
-  const parts: string[] = [`# ${d.fm.title}`, `> ${d.fm.summary.replace(/\s+/g, ' ').trim()}`];
+  const parts: string[] = [`# ${d.fm.title}`, `> ${oneLine(d.fm.summary)}`];
   parts.push(`Fuente: ${addressesOf(c.site, d).url} · Actualizado: ${d.fm.updated}`);
   for (const [heading, lines] of facts(c, d)) {
     if (lines.length > 0) parts.push(`## ${heading}\n\n${lines.join('\n')}`);
