@@ -27,7 +27,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createSimulator } from '../../simulator/index.ts';
+import { basicAuth, createSimulator } from '../../simulator/index.ts';
 import { sendMessage } from '../../simulator/engine/messages/send.ts';
 import { getUserByEmail } from '../../simulator/engine/engine.ts';
 
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
   const sim = createSimulator({ seed: 1 });
   const iago = getUserByEmail(sim.engine, 'iago@zulip.com')!;
   const hamlet = getUserByEmail(sim.engine, 'hamlet@zulip.com')!;
-  const auth = `Basic ${Buffer.from(`${iago.delivery_email}:${iago.api_key}`).toString('base64')}`;
+  const auth = basicAuth(iago.delivery_email, iago.api_key);
 
   // 1. in-process
   {
