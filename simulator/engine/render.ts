@@ -3,6 +3,7 @@
  * (`rendered_value`), through the messages helper's Zulip-flavoured renderer so emoji, mentions
  * and channel links look as they do in messages.
  */
+import { findRealmEmojiByName } from './emoji/index.ts';
 import { renderMarkdown, type RenderContext } from './markdown/index.ts';
 import type { State } from './state.ts';
 
@@ -24,8 +25,8 @@ export function renderContext(state: State): RenderContext {
       return s ? { id: s.id, name: s.name } : undefined;
     },
     realmEmoji(name) {
-      for (const e of state.realm.emoji.values()) if (e.name === name && !e.deactivated) return e;
-      return undefined;
+      const emoji = findRealmEmojiByName(state.realm.emoji, name);
+      return emoji && !emoji.deactivated ? emoji : undefined;
     },
   };
 }
