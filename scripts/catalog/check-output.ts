@@ -8,7 +8,6 @@
  * plus each item against the item schema, remembered by object identity. Same verdict as checking
  * every file whole, half the work on a large site.
  */
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { Outputs } from './emit.ts';
 import { issue, type Issue } from './issues.ts';
 import { schemaRegistry, type JsonSchema } from './schemas.ts';
@@ -16,7 +15,6 @@ import { pointerToField } from './validate.ts';
 
 /** A schema's top-level `$ref`s (also as array items), by property: which parts can be memoized. */
 interface Envelope {
-  check: ValidateFunction;
   parts: Map<string, { schema: string; array: boolean }>;
 }
 
@@ -83,10 +81,9 @@ function envelopeOf(name: string): Envelope | null {
       properties[prop] = sub;
     }
   }
-  const result = parts.size === 0 ? null : {
-    check: registry.add(`${name}#envelope`, { ...schema, $id: String(schema.$id).replace(SUFFIX, `.envelope${SUFFIX}`), properties }),
-    parts,
-  };
+  // Registered as `${name}#envelope`, the name checkOutputs validates the envelope under.
+  if (parts.size > 0) registry.add(`${name}#envelope`, { ...schema, $id: String(schema.$id).replace(SUFFIX, `.envelope${SUFFIX}`), properties });
+  const result = parts.size === 0 ? null : { parts };
   envelopes.set(name, result);
   return result;
 }
