@@ -1,6 +1,6 @@
 /**
- * The engine: state plus injected deps, and the read helpers every action (core's and the
- * messages helper's) uses to reach users and channels. Actions live in per-resource modules
+ * The engine: state plus injected deps, and the read helpers every action uses to reach users
+ * and channels. Actions live in per-resource modules
  * (`users.ts`, `channels.ts`, `subscriptions.ts`, `messages/…`) as `check*`/`do*` functions
  * taking `(engine, actor, params)` and returning an `Outcome`.
  */
@@ -37,7 +37,7 @@ export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   const engine: Engine = { state: loadFixture(fixture, deps), deps, eventLog: [] };
   // Profile values may mention users and channels: render once everything exists.
   for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);
-  // Messages need users, channels and subscriptions in place; the messages helper seeds them.
+  // Messages need users, channels and subscriptions in place, so the history is seeded last.
   seedMessages(engine, fixture.messages);
   return engine;
 }

@@ -1,7 +1,7 @@
 /**
  * Notification Bot messages that subscribing and channel creation send (reference §4.5):
  * DMs to users someone else subscribed, the new-channel announcement, and the "channel events"
- * creation post. Sent through the messages helper's do-path (no permission checks: the bot is
+ * creation post. Sent through doSendMessage, the do-half of sending (no permission checks: the bot is
  * the server speaking), so they are ordinary messages with ordinary events.
  */
 import { notificationBot, nowSeconds, type Engine } from './engine.ts';

@@ -1,6 +1,6 @@
 /**
  * Markdown for channel descriptions (`rendered_description`) and custom profile values
- * (`rendered_value`), through the messages helper's Zulip-flavoured renderer so emoji, mentions
+ * (`rendered_value`), through the Zulip-flavoured message renderer (markdown/) so emoji, mentions
  * and channel links look as they do in messages.
  */
 import { findRealmEmojiByName } from './emoji/index.ts';

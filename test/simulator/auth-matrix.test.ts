@@ -1,5 +1,5 @@
 /**
- * Generated from THE route table, so every route (the messages helper's included) is covered:
+ * Generated from THE route table, so every route is covered:
  * no credentials, a bad key, a deactivated user, an incoming-webhook bot and the wrong role each
  * answer as the route declares.
  */
