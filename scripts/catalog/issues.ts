@@ -55,7 +55,7 @@ export function formatIssues(issues: readonly Issue[]): string {
   return [`Build failed: ${issues.length} ${noun} in ${files} file(s):`, ...lines].join('\n');
 }
 
-/** Code-point comparison: locale-independent, so the order is the same on every machine. */
+/** UTF-16 code-unit comparison: locale-independent, so the order is the same on every machine. */
 export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

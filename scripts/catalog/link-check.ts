@@ -4,7 +4,7 @@
  * Everything is looked up in maps built once, so the cost grows with the content, not its square.
  */
 import { SERVICE_LINES, sitePath, type CollectionKind } from './collections.ts';
-import { issue, type Issue } from './issues.ts';
+import { cmp, issue, type Issue } from './issues.ts';
 import type { CollectionDoc, Doc, OrganizationDoc } from './validate.ts';
 
 /** A slug the build knows of but leaves out (a draft), so references to it can say why. */
@@ -52,11 +52,11 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
   const slugs = new Map<string, string>(); // `${kind}:${slug}` → file
   const paths = new Map<string, string>(); // site path → file
   const draftKeys = new Map(drafts.map((d) => [`${d.kind}:${d.slug}`, d.file]));
-  const ordered = [...docs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const ordered = [...docs].sort((a, b) => cmp(a.file, b.file));
   const claims: (PresentRef & { doc?: CollectionDoc })[] = [
     ...present,
     ...ordered.flatMap((d) => (d.kind === 'organization' ? [] : [{ kind: d.kind, slug: d.fm.slug, file: d.file, path: docSitePath(d), doc: d }])),
-  ].sort((a, b) => Number(!ownsName(a)) - Number(!ownsName(b)) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  ].sort((a, b) => Number(!ownsName(a)) - Number(!ownsName(b)) || cmp(a.file, b.file));
 
   for (const claim of claims) {
     const key = `${claim.kind}:${claim.slug}`;

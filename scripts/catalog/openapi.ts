@@ -4,6 +4,7 @@
  * the content being built.
  */
 import { ENDPOINTS } from './endpoints.ts';
+import { cmp } from './issues.ts';
 import type { Catalog } from './model.ts';
 import { schemaRegistry, type JsonSchema } from './schemas.ts';
 import { API_VERSION, apiUrl } from './site.ts';
@@ -48,7 +49,7 @@ function components(): Record<string, unknown> {
     }
     out[titleOf(schema, name)] = rewrite(schema, schemas, name);
   }
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => cmp(a, b)));
 }
 
 export function openapiDocument(c: Catalog): Record<string, unknown> {
