@@ -4,6 +4,7 @@
  * creation post. Sent through doSendMessage, the do-half of sending (no permission checks: the bot is
  * the server speaking), so they are ordinary messages with ordinary events.
  */
+import { compareCodePoints } from './channels.ts';
 import { notificationBot, nowSeconds, type Engine } from './engine.ts';
 import type { Effect } from './events.ts';
 import { doSendMessage, type Addressee } from './messages/send.ts';
@@ -14,7 +15,6 @@ import type { StreamRecord, UserRecord } from './state.ts';
 export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
 
 const mention = (user: UserRecord): string => `@_**${user.full_name}|${user.id}**`;
-const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: string, readBy: number[], actingUser?: UserRecord): Effect[] {
   const { value, events } = doSendMessage(engine, {
@@ -64,7 +64,7 @@ export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices):
     for (const [userId, streams] of n.subscribed) {
       const user = engine.state.users.get(userId)!;
       if (userId === n.actor.id || user.is_bot) continue;
-      const names = streams.filter((s) => !createdIds.has(s.id)).map((s) => s.name).sort(byName);
+      const names = streams.filter((s) => !createdIds.has(s.id)).map((s) => s.name).sort(compareCodePoints);
       if (names.length > 0) notices.push([user, names]);
     }
     if (notices.length > MAX_BULK_NEW_SUBSCRIPTION_MESSAGES) sent = false;

@@ -266,6 +266,25 @@ describe('Notification Bot messages', () => {
     expect(own).toEqual([]);
   });
 
+  it('lists the channels in Python string order (by code point, not UTF-16 unit)', async () => {
+    const s = sim();
+    // U+FF01 sorts before U+1F600 by code point; by UTF-16 unit the emoji's surrogate (0xD83D) comes first.
+    const channels = [{ name: '\u{1F600} fun' }, { name: '\uFF01 bang' }];
+    const created = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: channels } });
+    expect(created.status).toBe(200);
+    const res = await s.request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions',
+      as: ID.hamlet,
+      body: { subscriptions: channels, principals: [ID.cordelia] },
+    });
+    expect(res.body.new_subscription_messages_sent).toBe(true);
+    const dms = await messages(s, ID.cordelia, [{ operator: 'dm', operand: 'notification-bot@zulip.com' }]);
+    expect(dms.map((m) => m.content)).toEqual([
+      '@_**King Hamlet|10** subscribed you to the following channels:\n\n* #**\uFF01 bang**\n* #**\u{1F600} fun**\n',
+    ]);
+  });
+
   it('posts the creation notice in the new channel, read for the creator', async () => {
     const s = sim();
     await s.request({
