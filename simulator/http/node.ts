@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handle } from './dispatch.ts';
+import { internalErrorResponse } from './envelope.ts';
 
 /** Bodies above this size are refused before being read in full. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -62,8 +63,9 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Ser
         // A client that hung up mid-body has nobody left to answer: not a server fault.
         if (req.destroyed && !req.complete) return;
         console.error('simulator: request failed', error);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(`${JSON.stringify({ result: 'error', msg: 'Internal server error' })}\n`);
+        const failure = internalErrorResponse();
+        if (!res.headersSent) res.writeHead(failure.status, failure.headers);
+        res.end(failure.body);
       });
   }
 }
