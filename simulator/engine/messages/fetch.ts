@@ -113,13 +113,12 @@ function take(iterator: Iterator<Hit>, n: number): Hit[] {
 
 export function renderHits(
   engine: Engine,
-  viewer: UserRecord | undefined,
   hits: Hit[],
   narrow: CompiledNarrow,
   options: FormatOptions,
 ): Message[] {
   return hits.map(({ message, bits }) => {
-    const out = formatMessage(engine, message, viewer, options);
+    const out = formatMessage(engine, message, options);
     out.flags = apiFlags(bits);
     if (narrow.isSearch) {
       out.match_content = highlightHtml(message.renderedContent, narrow.searchWords);
@@ -148,7 +147,7 @@ export function getMessages(engine: Engine, viewer: UserRecord | undefined, para
       hits.push({ message, bits });
     }
     return {
-      messages: renderHits(engine, viewer, hits, narrow, params),
+      messages: renderHits(engine, hits, narrow, params),
       found_anchor: false,
       found_oldest: false,
       found_newest: false,
@@ -183,7 +182,7 @@ export function getMessages(engine: Engine, viewer: UserRecord | undefined, para
   }
   const hits = [...before, ...anchorHits, ...after];
   return {
-    messages: renderHits(engine, viewer, hits, narrow, params),
+    messages: renderHits(engine, hits, narrow, params),
     anchor,
     found_anchor: anchorHits.length === 1,
     found_oldest: anchoredToLeft || before.length < numBefore,
@@ -206,7 +205,7 @@ export function getSingleMessage(
   options: Omit<FormatOptions, 'clientGravatar'>,
 ): Record<string, unknown> {
   const { message, bits } = accessMessage(engine, viewer, id);
-  const formatted = formatMessage(engine, message, viewer, { ...options, clientGravatar: true });
+  const formatted = formatMessage(engine, message, { ...options, clientGravatar: true });
   formatted.flags = apiFlags(bits);
   return { raw_content: message.content, message: formatted };
 }

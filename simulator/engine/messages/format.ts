@@ -1,5 +1,5 @@
-// A stored message in the API's Message shape (spec "Message" table, reference §5.1), as one
-// viewer sees it.
+// A stored message in the API's Message shape (spec "Message" table, reference §5.1). The shape
+// is the same for every viewer (API emails are one per user); callers add the viewer's `flags`.
 import { avatarUrl, type Engine } from '../engine.ts';
 import { topicLinks } from '../markdown/index.ts';
 import type { Message, MessageFlag } from '../../../types/chat/message.ts';
@@ -47,7 +47,6 @@ export function apiFlags(bits: number): MessageFlag[] {
 export function formatMessage(
   engine: Engine,
   message: StoredMessage,
-  viewer: UserRecord | undefined,
   options: FormatOptions,
 ): Message {
   const state = engine.state;

@@ -481,7 +481,7 @@ function messageEvents(engine: Engine, message: StoredMessage, rows: Map<number,
     if (list) list.push(userId);
     else byFlags.set(bits, [userId]);
   }
-  const payload = formatMessage(engine, message, undefined, { ...DEFAULT_FORMAT, clientGravatar: false, allowEmptyTopicName: true });
+  const payload = formatMessage(engine, message, { ...DEFAULT_FORMAT, clientGravatar: false, allowEmptyTopicName: true });
   const events: Effect[] = [];
   for (const [bits, users] of [...byFlags].sort((a, b) => a[0] - b[0])) {
     events.push(effect({ type: 'message', message: payload, flags: apiFlags(bits) }, users));
