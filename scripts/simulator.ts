@@ -42,9 +42,21 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
       lines.push(`${u.delivery_email.padEnd(width)}  ${role.padEnd(13)}  ${u.api_key}`);
     }
     lines.push('', 'Passwords (POST /fetch_api_key) are stated per user in the fixture; the dev realm uses <local part>-password.');
+    if (!isLoopback(options.host ?? '127.0.0.1')) {
+      // dev_fetch_api_key and the fixture's passwords hand out every account to whoever asks.
+      lines.push(
+        '',
+        `WARNING: listening on ${options.host}, not loopback: anyone who can reach this port can take any account`,
+        '(POST /dev_fetch_api_key needs no password). Use --host 127.0.0.1 unless the network is yours alone.',
+      );
+    }
     console.log(lines.join('\n'));
   }
   return { ...server, simulator };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function parseArgs(argv: string[]): SimulatorServerOptions {
@@ -67,7 +79,9 @@ function parseArgs(argv: string[]): SimulatorServerOptions {
     else if (flag === '--fixture') out.fixturePath = path.resolve(need());
     else throw new Error(`unknown flag ${flag} (flags: --port, --host, --seed, --fixture)`);
   }
-  if (out.port !== undefined && !Number.isInteger(out.port)) throw new Error('--port must be an integer');
+  if (out.port !== undefined && !(Number.isInteger(out.port) && out.port >= 0 && out.port <= 65535)) {
+    throw new Error('--port must be an integer between 0 and 65535');
+  }
   if (typeof out.seed === 'string' && /^-?\d+$/.test(out.seed)) out.seed = Number(out.seed);
   return out;
 }

@@ -1,5 +1,5 @@
 /** scripts/simulator.ts: startSimulatorServer, as `npm start` and `npm run simulator` use it. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSimulatorServer } from '../../scripts/simulator.ts';
 import { createSimulator } from '../../simulator/index.ts';
 
@@ -20,6 +20,24 @@ describe('startSimulatorServer', () => {
   });
 });
 
+describe('the start-up banner', () => {
+  const banner = async (host: string): Promise<string> => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const server = await startSimulatorServer({ port: 0, host, seed: 1 });
+    await server.close();
+    const text = log.mock.calls.map((c) => String(c[0])).join('\n');
+    log.mockRestore();
+    return text;
+  };
+
+  it('lists every account with its role and key, and warns when reachable beyond loopback', async () => {
+    const local = await banner('127.0.0.1');
+    expect(local).toMatch(/iago@zulip\.com\s+administrator\s+[A-Za-z0-9]{32}/);
+    expect(local).not.toContain('WARNING');
+    expect(await banner('0.0.0.0')).toContain('WARNING: listening on 0.0.0.0, not loopback');
+  });
+});
+
 describe('npm run simulator -- --help', () => {
   it('prints the usage and exits 0; an unknown flag exits 1 naming the flags', async () => {
     const { execFile } = await import('node:child_process');
@@ -35,5 +53,8 @@ describe('npm run simulator -- --help', () => {
     const bogus = await run(['--bogus']);
     expect(bogus.code).toBe(1);
     expect(bogus.stderr).toContain('unknown flag --bogus (flags: --port, --host, --seed, --fixture)');
+    const port = await run(['--port', '70000']);
+    expect(port.code).toBe(1);
+    expect(port.stderr).toContain('--port must be an integer between 0 and 65535');
   });
 });
