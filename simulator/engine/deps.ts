@@ -1,6 +1,6 @@
 /**
  * Everything non-deterministic the engine needs, injected: time and randomness. The engine itself
- * never reads Date or Math.random, so the same seed and the same calls give the same state.
+ * never reads the wall clock or a global random source, so the same seed and the same calls give the same state.
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
