@@ -2,7 +2,7 @@
  * HTTP Basic authentication on /api/v1 (reference §1.5), and the per-route role checks.
  * The username may be the delivery email or the API email (spec README: accept either).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { ChatError } from '../engine/errors.ts';
 import { getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/engine.ts';
 import type { UserRecord } from '../engine/state.ts';
@@ -11,13 +11,18 @@ import type { Route } from './route.ts';
 const API_KEY = /^[A-Za-z0-9]{32}$/;
 
 /**
- * Secrets (API keys, passwords) compared in constant time. Both sides are hashed first so the
- * buffers always have the same length: neither a length mismatch nor the first differing
- * character shows in the timing.
+ * Secrets (API keys, passwords) compared in constant time: the comparison never stops at the
+ * first differing character. Only the length can show, and a wrong length still pays for a full
+ * comparison; API keys all have the same, public length. No hashing: this runs on every request.
  */
 export function constantTimeEqual(a: string, b: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(a), digest(b));
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  if (x.length !== y.length) {
+    timingSafeEqual(x, x);
+    return false;
+  }
+  return timingSafeEqual(x, y);
 }
 
 /**
