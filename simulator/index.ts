@@ -6,14 +6,15 @@ import { readFileSync } from 'node:fs';
 import type { Fixture } from '../types/chat/fixture.ts';
 import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
 import { steppingClock, type Clock } from './engine/deps.ts';
-import { createEngine, getUserByEmail, type Engine } from './engine/engine.ts';
+import { getUserByEmail, type Engine } from './engine/core.ts';
+import { createEngine } from './engine/engine.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
 import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
 import { listenHttp } from './http/node.ts';
 import { routes } from './http/routes/index.ts';
 
 export { FixtureError } from './engine/fixture.ts';
-export type { Engine } from './engine/engine.ts';
+export type { Engine } from './engine/core.ts';
 export { fixedClock, steppingClock, type Clock } from './engine/deps.ts';
 export { routes } from './http/routes/index.ts';
 

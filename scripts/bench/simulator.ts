@@ -29,7 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { basicAuth, createSimulator } from '../../simulator/index.ts';
 import { sendMessage } from '../../simulator/engine/messages/send.ts';
-import { getUserByEmail } from '../../simulator/engine/engine.ts';
+import { getUserByEmail } from '../../simulator/engine/core.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = 16;

@@ -1,7 +1,7 @@
 /** GET /streams/{stream_id}/email_address (reference §4.8, part 2 §13). */
-import { canAccessStreamContent, isAdmin, type Engine } from './engine.ts';
+import { canAccessStreamContent, isAdmin, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
-import { isUserInGroupSetting } from './groups.ts';
+import { isUserInGroupSetting } from './core.ts';
 import { md5Hex } from './md5.ts';
 import type { UserRecord } from './state.ts';
 

@@ -2,10 +2,10 @@
  * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
  * kind of channel, the new channel's record, and who hears about it.
  */
-import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './engine.ts';
+import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
-import { isUserInGroup } from './groups.ts';
+import { isUserInGroup } from './core.ts';
 import { renderDescription } from './render.ts';
 import {
   nextId,

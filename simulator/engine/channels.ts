@@ -12,7 +12,7 @@ import {
   nowSeconds,
   subscribersOf,
   type Engine,
-} from './engine.ts';
+} from './core.ts';
 import type { Channel } from '../../types/chat/channel.ts';
 import { ChatError } from './errors.ts';
 import { groupSettingForApi } from './groups.ts';

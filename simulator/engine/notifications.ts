@@ -5,7 +5,7 @@
  * the server speaking), so they are ordinary messages with ordinary events.
  */
 import { compareCodePoints } from './channels.ts';
-import { notificationBot, nowSeconds, type Engine } from './engine.ts';
+import { notificationBot, nowSeconds, type Engine } from './core.ts';
 import type { Effect } from './events.ts';
 import { doSendMessage, type Addressee } from './messages/send.ts';
 import { FLAG_BITS, getMessage, setUserFlagBits, userFlagBits } from './messages/store.ts';

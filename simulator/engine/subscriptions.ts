@@ -10,11 +10,11 @@ import {
   isGuest,
   subscribersOf,
   type Engine,
-} from './engine.ts';
+} from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { newSubscription, pickColor } from './fixture.ts';
-import { isUserInGroup, isUserInGroupSetting } from './groups.ts';
+import { isUserInGroup, isUserInGroupSetting } from './core.ts';
 import { sendSubscriptionNotices } from './notifications.ts';
 import type { StreamRecord, SubscriptionRecord, UserRecord } from './state.ts';
 import {

@@ -10,7 +10,7 @@ import {
   isOwner,
   nowSeconds,
   type Engine,
-} from './engine.ts';
+} from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { renderMarkdown } from './markdown/index.ts';

@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { ChatError } from '../engine/errors.ts';
-import { getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/engine.ts';
+import { getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 import type { Route } from './route.ts';
 

@@ -5,7 +5,7 @@
  * in-process `request()` both go through here, so they cannot disagree.
  */
 import { ChatError, isChatError } from '../engine/errors.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 import { authenticate, checkRouteRole } from './auth.ts';
 import {

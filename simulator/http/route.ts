@@ -4,7 +4,7 @@
  * `ignored_parameters_unsupported`, the envelope) is derived from this declaration by
  * `dispatch.ts`, once, for every route.
  */
-import type { Engine } from '../engine/engine.ts';
+import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';

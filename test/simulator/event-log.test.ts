@@ -1,7 +1,7 @@
 // The engine keeps recent events for the later /events delivery, but never all of them: a
 // simulator left running for days must not hold every message twice.
 import { expect, test } from 'vitest';
-import { commit, EVENT_LOG_LIMIT } from '../../simulator/engine/engine.ts';
+import { commit, EVENT_LOG_LIMIT } from '../../simulator/engine/core.ts';
 import { sim } from './helpers.ts';
 
 test('the event log keeps the newest events and stays bounded', () => {

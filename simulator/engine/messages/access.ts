@@ -2,7 +2,7 @@
 // zerver/lib/streams.py can_access_stream_history): a message one received is always readable;
 // beyond that, channel history is readable for public channels (non-guests), web-public channels,
 // and private channels with shared history that the user is subscribed to.
-import { canAccessStreamContent, isGuest, isSubscribed, type Engine } from '../engine.ts';
+import { canAccessStreamContent, isGuest, isSubscribed, type Engine } from '../core.ts';
 import type { StreamRecord, UserRecord } from '../state.ts';
 import { FLAG_BITS, userFlagBits, type StoredMessage } from './store.ts';
 

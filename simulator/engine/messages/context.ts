@@ -1,6 +1,6 @@
 // The Markdown renderer's view of the realm, as the sender sees it: active users for mentions,
 // user groups, channels the sender can read (Zulip links only those), active realm emoji.
-import { canAccessStreamContent, getStreamByName, type Engine } from '../engine.ts';
+import { canAccessStreamContent, getStreamByName, type Engine } from '../core.ts';
 import { findRealmEmojiByName } from '../emoji/index.ts';
 import type { MentionableGroup, RenderContext } from '../markdown/index.ts';
 import type { State, UserRecord } from '../state.ts';

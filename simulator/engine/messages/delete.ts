@@ -2,7 +2,7 @@
 // one `delete_message` event goes out per conversation (channel topic or DM conversation).
 // Used when an administrator deactivates a user with the delete_*_messages actions.
 import { effect, type Effect } from '../events.ts';
-import { subscribersOf, type Engine } from '../engine.ts';
+import { subscribersOf, type Engine } from '../core.ts';
 import { canAccessStreamHistory } from './access.ts';
 import { dmKey, getMessage, removeMessages, rowUserIds, topicKey, type StoredMessage } from './store.ts';
 

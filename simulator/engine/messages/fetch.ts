@@ -1,7 +1,7 @@
 // Reading messages: GET /messages (anchor + window over a narrow), GET /messages/{id} and
 // GET /messages/matches_narrow (zerver/views/message_fetch.py, zerver/lib/narrow.py).
 import { ChatError } from '../errors.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core.ts';
 import { escapeHtml } from '../markdown/index.ts';
 import { compileNarrow, highlightHtml, type CompiledNarrow } from '../narrow/compile.ts';
 import type { NarrowTerm } from '../narrow/parse.ts';

@@ -1,6 +1,6 @@
 // A stored message in the API's Message shape (spec "Message" table, reference §5.1). The shape
 // is the same for every viewer (API emails are one per user); callers add the viewer's `flags`.
-import { avatarUrl, type Engine } from '../engine.ts';
+import { avatarUrl, type Engine } from '../core.ts';
 import { topicLinks } from '../markdown/index.ts';
 import type { Message, MessageFlag } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';

@@ -3,7 +3,7 @@
 // name/code/type triple is validated. Removing never validates the emoji, only looks it up.
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Outcome } from '../events.ts';
-import { subscribersOf, type Engine } from '../engine.ts';
+import { subscribersOf, type Engine } from '../core.ts';
 import {
   EXTRA_EMOJI,
   findRealmEmojiById,

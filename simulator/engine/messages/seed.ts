@@ -2,7 +2,7 @@
 // check/do path as POST /messages (so rendering, recipients and flags are identical), with the
 // fixture's timestamps and read/starred state, and no events (nobody was listening yet).
 import type { FixtureMessage } from '../../../types/chat/fixture.ts';
-import { getUserByEmail, type Engine } from '../engine.ts';
+import { getUserByEmail, type Engine } from '../core.ts';
 import { addReaction } from './reactions.ts';
 import { checkSendMessage, doSendMessage } from './send.ts';
 import { FLAG_BITS, getMessage, rowUserIds, setUserFlagBits, userFlagBits } from './store.ts';

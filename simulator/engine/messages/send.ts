@@ -2,7 +2,7 @@
 // check* resolves and validates the addressee, topic and content; do* renders, stores the message
 // with a UserMessage row per recipient and returns the `message` events.
 import { ChatError } from '../errors.ts';
-import { isUserInGroupSetting } from '../groups.ts';
+import { isUserInGroupSetting } from '../core.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import {
   commit,
@@ -16,7 +16,7 @@ import {
   nowSeconds,
   subscribersOf,
   type Engine,
-} from '../engine.ts';
+} from '../core.ts';
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';

@@ -1,7 +1,7 @@
 // Turn validated narrow terms into a predicate over stored messages, for one viewer, resolving
 // channel and user operands against the state and raising Zulip's BAD_NARROW errors
 // (zerver/lib/narrow.py NarrowBuilder). Also picks the smallest index to scan.
-import { getStreamById, getStreamByName, getUser, getUserByApiEmail, type Engine } from '../engine.ts';
+import { getStreamById, getStreamByName, getUser, getUserByApiEmail, type Engine } from '../core.ts';
 import type { StreamRecord, UserRecord } from '../state.ts';
 import { canAccessMessage, canAccessStreamHistory, viewerFlagBits } from '../messages/access.ts';
 import { dmKey, FLAG_BITS, getMessage, topicKey, type StoredMessage } from '../messages/store.ts';

@@ -1,6 +1,6 @@
 /** Login endpoints (reference §2): password, JWT and the development-server helpers. */
 import { jwtVerify, errors as joseErrors } from 'jose';
-import { getUserByEmail, type Engine } from '../../engine/engine.ts';
+import { getUserByEmail, type Engine } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';

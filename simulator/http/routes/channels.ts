@@ -13,7 +13,7 @@ import {
   type PropertyChange,
   type SubscribeRequestItem,
 } from '../../engine/subscriptions.ts';
-import { commit } from '../../engine/engine.ts';
+import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { CHANNEL_GROUP_SETTINGS, type TopicsPolicy } from '../../engine/state.ts';
 import { codePointLength } from '../params.ts';

@@ -1,7 +1,7 @@
 // Message endpoints: sending, fetching (with narrows), single fetch, matches_narrow, reactions.
 // Parameters are declared here and decoded by the dispatcher; handlers only call the engine.
 import { ChatError } from '../../engine/errors.ts';
-import { commit } from '../../engine/engine.ts';
+import { commit } from '../../engine/core.ts';
 import { getMessages, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
 import { addReaction, removeReaction } from '../../engine/messages/reactions.ts';
 import { clientName, sendMessage } from '../../engine/messages/send.ts';

@@ -1,5 +1,5 @@
 /** User endpoints (reference §3). */
-import { commit } from '../../engine/engine.ts';
+import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import {
   DEACTIVATION_ACTIONS,
