@@ -65,6 +65,8 @@ export interface Realm {
   password_auth_enabled: boolean;
   /** Whether this is the development server (dev_fetch_api_key and dev_list_users work). */
   dev_auth_enabled: boolean;
+  /** Whether the server can send mobile push notifications (Zulip's push_notifications_configured). */
+  push_notifications_enabled: boolean;
   send_channel_events_messages: boolean;
   message_retention_days: number | null;
   /** Recipient of "new channel" announcements. */

@@ -2,6 +2,7 @@
 // real HTTP server: the same calls a bot makes against Zulip, with Zulip's answers.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '../../simulator/engine/server-version.ts';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 
 // zulip-js is CommonJS without types: zulipInit(config) resolves to the client.
@@ -11,6 +12,7 @@ interface ZulipClient {
   streams: { retrieve: Call };
   messages: { send: Call; retrieve: Call; getById: Call };
   reactions: { add: Call; remove: Call };
+  server: { settings: Call };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
 }
 const zulipInit = createRequire(import.meta.url)('zulip-js') as (config: Record<string, string>) => Promise<ZulipClient>;
@@ -33,6 +35,17 @@ afterAll(async () => {
 
 describe('zulip-js session', () => {
   let channelMessageId: number;
+
+  test('server.settings (what a client reads before anything else)', async () => {
+    const res = await client.server.settings();
+    expect(res).toMatchObject({
+      result: 'success',
+      zulip_version: ZULIP_VERSION,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      realm_name: 'Zulip Dev',
+      authentication_methods: { password: true, dev: true },
+    });
+  });
 
   test('users.me.getProfile', async () => {
     const me = await client.users.me.getProfile();

@@ -55,6 +55,10 @@ export interface FixtureRealm {
    * Development-server login helpers (dev_fetch_api_key, dev_list_users).
    */
   dev_auth_enabled?: boolean;
+  /**
+   * Whether the server is set up to send mobile push notifications (reported by GET /server_settings); default false, as on a development server.
+   */
+  push_notifications_enabled?: boolean;
   deactivated?: boolean;
   send_channel_events_messages?: boolean;
   message_retention_days?: number | null;

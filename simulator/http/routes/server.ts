@@ -1,0 +1,17 @@
+/** Server and realm information clients read before and right after logging in (reference part 4 §14). */
+import { serverSettings } from '../../engine/server-settings.ts';
+import type { Route } from '../route.ts';
+
+export const serverRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/server_settings',
+    // No credentials are read at all: clients call it before they have any.
+    auth: 'none',
+    summary: 'server version, feature level, authentication methods and realm basics',
+    params: [],
+    handler({ engine, headers }) {
+      return { ...serverSettings(engine, { userAgent: headers['user-agent'] }) };
+    },
+  },
+];
