@@ -123,6 +123,8 @@ export interface UserRecord {
   profile_data_rendered: Map<number, string>;
   /** Recipient row for direct messages to this user. */
   recipient_id: number;
+  /** Whether drafts are kept server-side (Zulip's enable_drafts_synchronization). */
+  enable_drafts_synchronization: boolean;
 }
 
 /** Group setting: a group id, or an anonymous group of users and subgroups. */
@@ -189,6 +191,20 @@ export interface SubscriptionRecord {
   wildcard_mentions_notify: boolean | null;
 }
 
+/** A message draft kept for its author (Zulip's Draft). */
+export interface DraftRecord {
+  id: number;
+  userId: number;
+  /** '' for an unaddressed draft. */
+  type: '' | 'stream' | 'private';
+  /** As the API shows it: the channel id, or the other participants (the author alone for a note to self). */
+  to: number[];
+  topic: string;
+  content: string;
+  /** Unix seconds, microsecond precision (the API shows whole seconds). */
+  lastEditTime: number;
+}
+
 /** An email the server would have sent (no I/O in the simulator: recorded instead). */
 export interface OutboxEmail {
   to: string;
@@ -225,6 +241,8 @@ export interface State {
   counters: Record<string, number>;
   messages: MessageStore;
   outbox: OutboxEmail[];
+  /** Drafts by id (ascending: creation order). */
+  drafts: Map<number, DraftRecord>;
 }
 
 export function emptyState(realm: Realm): State {
@@ -240,6 +258,7 @@ export function emptyState(realm: Realm): State {
     counters: {},
     messages: createMessageStore(),
     outbox: [],
+    drafts: new Map(),
   };
 }
 

@@ -230,7 +230,10 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
       }
       throw ChatError.unauthorized();
     }
-    if (user) checkRouteRole(route, user);
+    if (user) {
+      checkRouteRole(route, user);
+      route.guard?.(engine, user);
+    }
   }
 
   const used = new Set<string>(['client']);

@@ -84,6 +84,11 @@ export interface Route {
   params: ParamSpec[];
   /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */
   handler(ctx: RouteContext): RouteResult | Promise<RouteResult>;
+  /**
+   * A check run after authentication and the role check, before any parameter is decoded: Zulip's
+   * view decorators (e.g. drafts need the author's synchronization setting on). Throws to refuse.
+   */
+  guard?(engine: Engine, user: UserRecord): void;
   /** Incoming-webhook bots may call it (Zulip's `allow_incoming_webhooks` tag, e.g. POST /messages). */
   allowIncomingWebhooks?: boolean;
   /** Short description for docs and test output. */

@@ -141,6 +141,10 @@ export interface FixtureUser {
   email_address_visibility?: 1 | 2 | 3 | 4 | 5;
   avatar_source?: 'G' | 'U';
   /**
+   * Keep drafts on the server (default true); false makes every drafts endpoint refuse.
+   */
+  enable_drafts_synchronization?: boolean;
+  /**
    * Custom profile field id → raw value.
    */
   profile_data?: {

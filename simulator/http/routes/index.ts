@@ -2,8 +2,16 @@
 import type { Route } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { channelRoutes } from './channels.ts';
+import { draftRoutes } from './drafts.ts';
 import { messageRoutes } from './messages.ts';
 import { serverRoutes } from './server.ts';
 import { userRoutes } from './users.ts';
 
-export const routes: readonly Route[] = [...authRoutes, ...serverRoutes, ...userRoutes, ...channelRoutes, ...messageRoutes];
+export const routes: readonly Route[] = [
+  ...authRoutes,
+  ...serverRoutes,
+  ...userRoutes,
+  ...channelRoutes,
+  ...messageRoutes,
+  ...draftRoutes,
+];
