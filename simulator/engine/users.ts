@@ -120,6 +120,46 @@ export function accessUserById(engine: Engine, userId: number): UserRecord {
   return user;
 }
 
+/** Zulip's UserProfile.can_admin_user: realm administrators, and a bot's owner for that bot. */
+export function canAdminUser(actor: UserRecord, target: UserRecord): boolean {
+  return (target.is_bot && target.bot_owner_id === actor.id) || isAdmin(actor);
+}
+
+export interface AccessUserOptions {
+  /** Bots count as users (otherwise `No such user`). */
+  allowBots?: boolean;
+  /** Deactivated users count (otherwise `User is deactivated`). */
+  allowDeactivated?: boolean;
+  /** The actor must be allowed to administer the target (`Insufficient permission`). */
+  forAdmin: boolean;
+}
+
+/**
+ * Zulip's access_user_by_id: the target is looked up and checked first, and only then the actor's
+ * right to it. That order is why the administrator requirement of `DELETE /users/{id}` and
+ * `POST /users/{id}/status` cannot be a route-level role check: an unknown target answers
+ * `No such user` to everyone, and the permission failure is `Insufficient permission`.
+ */
+export function accessUser(engine: Engine, actor: UserRecord, userId: number, options: AccessUserOptions): UserRecord {
+  const target = engine.state.users.get(userId);
+  // System bots live in the internal realm: no such user here.
+  if (!target || target.is_system_bot) throw ChatError.badRequest('No such user');
+  if (target.is_bot && !options.allowBots) throw ChatError.badRequest('No such user');
+  if (!target.is_active && !options.allowDeactivated) throw ChatError.badRequest('User is deactivated');
+  // Reading a user needs no more than seeing them, and every user of the realm sees every other
+  // (the simulator has no can_access_all_users_group restriction).
+  if (options.forAdmin && !canAdminUser(actor, target)) throw ChatError.insufficientPermission();
+  return target;
+}
+
+/** Zulip's access_bot_by_id: any bot of the realm, deactivated ones included, that the actor may administer. */
+export function accessBotById(engine: Engine, actor: UserRecord, botId: number): UserRecord {
+  const target = engine.state.users.get(botId);
+  if (!target || target.is_system_bot || !target.is_bot) throw ChatError.badRequest('No such bot');
+  if (!canAdminUser(actor, target)) throw ChatError.insufficientPermission();
+  return target;
+}
+
 /**
  * GET /users/{email}: the fake `user{id}@host` address, or the real one when the viewer may see it.
  */
@@ -154,11 +194,8 @@ export interface DeactivateParams {
 }
 
 export function checkDeactivateUser(engine: Engine, actor: UserRecord, params: DeactivateParams): UserRecord {
-  const target = engine.state.users.get(params.userId);
   // Bots are deactivated through DELETE /bots/{id}: here they are "no such user".
-  if (!target || target.is_bot) throw ChatError.badRequest('No such user');
-  if (!target.is_active) throw ChatError.badRequest('User is deactivated');
-  if (!isAdmin(actor)) throw ChatError.insufficientPermission();
+  const target = accessUser(engine, actor, params.userId, { forAdmin: true });
   if (isOwner(target) && !isOwner(actor)) throw ChatError.ownerRequired();
   if (isOwner(target)) {
     const otherOwners = [...engine.state.users.values()].filter(
@@ -167,6 +204,16 @@ export function checkDeactivateUser(engine: Engine, actor: UserRecord, params: D
     if (otherOwners.length === 0) throw ChatError.badRequest('Cannot deactivate the only organization owner');
   }
   return target;
+}
+
+/**
+ * DELETE /bots/{bot_id}: a bot's owner or an administrator. A bot that is already deactivated
+ * is left as it is, without events (Zulip's do_deactivate_user returns early).
+ */
+export function deactivateBot(engine: Engine, actor: UserRecord, botId: number): Outcome<DeactivateResult> {
+  const bot = accessBotById(engine, actor, botId);
+  if (!bot.is_active) return outcome({ deactivatedUserIds: [] });
+  return doDeactivateUser(engine, actor, bot, { userId: bot.id, actions: {}, notificationComment: null });
 }
 
 /** DELETE /users/me: the last owner or last user answers with Zulip's coded error. */

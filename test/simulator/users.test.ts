@@ -158,9 +158,15 @@ describe('DELETE /users/me', () => {
 
 describe('DELETE /users/{user_id}', () => {
   const rows: [string, number, number, number, string, string][] = [
-    ['a member', ID.hamlet, ID.othello, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'],
+    // Zulip looks the target up for administration before any role check (access_user_by_id).
+    ['a member', ID.hamlet, ID.othello, 400, 'BAD_REQUEST', 'Insufficient permission'],
+    ['a moderator', ID.shiva, ID.othello, 400, 'BAD_REQUEST', 'Insufficient permission'],
+    ['a guest', ID.polonius, ID.othello, 400, 'BAD_REQUEST', 'Insufficient permission'],
     ['an unknown id', ID.iago, 999, 400, 'BAD_REQUEST', 'No such user'],
+    ['an unknown id, by a member', ID.hamlet, 999, 400, 'BAD_REQUEST', 'No such user'],
+    ['a system bot', ID.iago, 4, 400, 'BAD_REQUEST', 'No such user'],
     ['a bot', ID.iago, ID.defaultBot, 400, 'BAD_REQUEST', 'No such user'],
+    ["a bot, by its owner (bots go through DELETE /bots/{id})", ID.desdemona, ID.defaultBot, 400, 'BAD_REQUEST', 'No such user'],
     ['an owner, by an admin', ID.iago, ID.desdemona, 400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'],
     ['the only owner', ID.desdemona, ID.desdemona, 400, 'BAD_REQUEST', 'Cannot deactivate the only organization owner'],
   ];
@@ -170,6 +176,13 @@ describe('DELETE /users/{user_id}', () => {
     expect(res.status).toBe(status);
     expect(res.body).toEqual({ result: 'error', msg, code });
     expect(s.engine.state.users.get(target)?.is_active ?? false).toBe(target === 999 ? false : true);
+  });
+
+  it('tells a member that a deactivated user is deactivated before refusing them', async () => {
+    const s = sim();
+    await s.request({ method: 'DELETE', path: `/api/v1/users/${ID.othello}`, as: ID.iago });
+    const res = await s.request({ method: 'DELETE', path: `/api/v1/users/${ID.othello}`, as: ID.hamlet });
+    expect(res.body).toEqual({ result: 'error', msg: 'User is deactivated', code: 'BAD_REQUEST' });
   });
 
   it('refuses an already deactivated user', async () => {
@@ -253,5 +266,55 @@ describe('DELETE /users/{user_id}', () => {
       msg: 'deactivation_notification_comment is too long (limit: 2000 characters)',
       code: 'BAD_REQUEST',
     });
+  });
+});
+
+describe('DELETE /bots/{bot_id}', () => {
+  it("lets the bot's owner deactivate it, with the events Zulip sends", async () => {
+    const s = sim();
+    const before = s.engine.eventLog.length;
+    const res = await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: 'success', msg: '' });
+    expect(s.engine.state.users.get(ID.defaultBot)!.is_active).toBe(false);
+    expect(s.engine.state.users.get(ID.desdemona)!.is_active).toBe(true);
+    const events = s.engine.eventLog.slice(before).filter((e) => e.event.type !== 'subscription');
+    expect(events.map((e) => e.event)).toEqual([
+      { type: 'realm_user', op: 'update', person: { user_id: ID.defaultBot, is_active: false } },
+      { type: 'realm_bot', op: 'update', bot: { user_id: ID.defaultBot, is_active: false } },
+    ]);
+    expect(events[0]!.users).toContain(ID.hamlet);
+    expect(events[1]!.users).toEqual([ID.desdemona, ID.iago]);
+  });
+
+  it('lets an administrator deactivate any bot', async () => {
+    const s = sim();
+    const res = await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.outgoingBot}`, as: ID.iago });
+    expect(res.status).toBe(200);
+    expect(s.engine.state.users.get(ID.outgoingBot)!.is_active).toBe(false);
+  });
+
+  const rows: [string, number, number, string][] = [
+    ["someone else's bot, by a member", ID.hamlet, ID.defaultBot, 'Insufficient permission'],
+    ["someone else's bot, by a moderator", ID.shiva, ID.defaultBot, 'Insufficient permission'],
+    ['a human', ID.iago, ID.hamlet, 'No such bot'],
+    ['an unknown id', ID.desdemona, 999, 'No such bot'],
+    ['a system bot', ID.iago, 4, 'No such bot'],
+  ];
+  it.each(rows)('refuses %s', async (_name, actor, target, msg) => {
+    const s = sim();
+    const res = await s.request({ method: 'DELETE', path: `/api/v1/bots/${target}`, as: actor });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ result: 'error', msg, code: 'BAD_REQUEST' });
+    if (s.engine.state.users.has(target)) expect(s.engine.state.users.get(target)!.is_active).toBe(true);
+  });
+
+  it('answers success without events for a bot that is already deactivated', async () => {
+    const s = sim();
+    await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona });
+    const before = s.engine.eventLog.length;
+    const again = await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona });
+    expect(again.body).toEqual({ result: 'success', msg: '' });
+    expect(s.engine.eventLog.length).toBe(before);
   });
 });

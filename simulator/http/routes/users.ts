@@ -5,6 +5,7 @@ import {
   DEACTIVATION_ACTIONS,
   accessUserByEmail,
   accessUserById,
+  deactivateBot,
   deactivateSelf,
   deactivateUser,
   formatUser,
@@ -113,7 +114,10 @@ export const userRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/users/{user_id}',
-    auth: 'admin',
+    // Administrators only, but Zulip checks that while looking the target up (accessUser): an
+    // unknown or bot target answers `No such user` first, and a non-administrator gets
+    // `Insufficient permission` (BAD_REQUEST), not the route-level administrator error.
+    auth: 'user',
     summary: 'deactivate a user (and their bots)',
     params: [
       userIdInPath,
@@ -134,6 +138,18 @@ export const userRoutes: Route[] = [
           notificationComment: (params.deactivation_notification_comment as string | undefined) ?? null,
         }),
       );
+      return {};
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/bots/{bot_id}',
+    // The bot's owner or an administrator (Zulip's access_bot_by_id), decided per target.
+    auth: 'user',
+    summary: 'deactivate a bot',
+    params: [{ name: 'bot_id', type: 'int', in: 'path', required: true }],
+    handler({ engine, user, params }) {
+      commit(engine, deactivateBot(engine, user!, params.bot_id as number));
       return {};
     },
   },
