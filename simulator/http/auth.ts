@@ -25,6 +25,18 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
+/** How secrets are compared: `constantTimeEqual`, or a test's counting wrapper around it. */
+export type SecretsEqual = (expected: string, given: string) => boolean;
+
+/**
+ * What a given secret is compared with when no account owns it (unknown email, no password):
+ * the comparison still runs, so a missing account takes as long as a wrong secret and response
+ * times do not list the accounts. A match with a stand-in logs nobody in: the caller still
+ * refuses for want of an account.
+ */
+const STAND_IN_API_KEY = '-'.repeat(32);
+export const STAND_IN_PASSWORD = '-'.repeat(24);
+
 /**
  * Python's lenient `base64.b64decode` followed by a strict UTF-8 decode: characters outside the
  * alphabet are dropped, padding stops the data, and missing padding or a dangling sextet is an
@@ -46,7 +58,12 @@ function decodeBase64Like(encoded: string): string | null {
 }
 
 /** Decode `Authorization: Basic …` into a user, or throw Zulip's error for the first failing check. */
-export function authenticate(engine: Engine, header: string, route: Route | undefined): UserRecord {
+export function authenticate(
+  engine: Engine,
+  header: string,
+  route: Route | undefined,
+  secretsEqual: SecretsEqual = constantTimeEqual,
+): UserRecord {
   const parts = header.trim().split(/\s+/);
   if (parts.length !== 2) throw ChatError.unauthorized('Invalid authorization header for basic auth');
   const [scheme, encoded] = parts as [string, string];
@@ -61,9 +78,10 @@ export function authenticate(engine: Engine, header: string, route: Route | unde
   const key = pieces[1]!.trim();
   if (!API_KEY.test(key)) throw ChatError.unauthorized('Malformed API key');
   const user = getUserByEmail(engine, username);
-  // Looked up by email, then the key compared in constant time: the answer is the same
+  // The key is compared whether or not the email names someone, and the answer is the same
   // `Invalid API key` whichever of the two is wrong.
-  if (!user || !constantTimeEqual(user.api_key, key)) throw ChatError.unauthorized('Invalid API key');
+  const keyMatches = secretsEqual(user?.api_key ?? STAND_IN_API_KEY, key);
+  if (!user || !keyMatches) throw ChatError.unauthorized('Invalid API key');
   if (engine.state.realm.deactivated) throw ChatError.unauthorized('This organization has been deactivated');
   if (!user.is_active) throw ChatError.unauthorized('Account is deactivated');
   // System bots live in the internal realm, not this one.

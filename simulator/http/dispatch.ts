@@ -7,7 +7,7 @@
 import { ChatError, isChatError } from '../engine/errors.ts';
 import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
-import { authenticate, checkRouteRole } from './auth.ts';
+import { authenticate, checkRouteRole, constantTimeEqual, type SecretsEqual } from './auth.ts';
 import {
   errorResponse,
   internalErrorResponse,
@@ -164,12 +164,15 @@ async function parseBody(req: RawRequest): Promise<Map<string, string>> {
 export interface DispatchOptions {
   /** Called with unexpected (non-ChatError) exceptions; default logs to stderr. */
   onUnexpectedError?: (error: unknown, req: RawRequest) => void;
+  /** How API keys and passwords are compared. Default: constantTimeEqual. */
+  secretsEqual?: SecretsEqual;
 }
 
 export type Handle = (req: RawRequest) => Promise<RawResponse>;
 
 export function createDispatcher(getEngine: () => Engine, routes: readonly Route[], options: DispatchOptions = {}): Handle {
   const table = compileRoutes(routes);
+  const secretsEqual = options.secretsEqual ?? constantTimeEqual;
   const onUnexpected =
     options.onUnexpectedError ??
     ((error: unknown, req: RawRequest) => {
@@ -180,7 +183,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     const isHead = req.method.toUpperCase() === 'HEAD';
     let response: RawResponse;
     try {
-      response = await dispatch(getEngine(), table, req);
+      response = await dispatch(getEngine(), table, req, secretsEqual);
     } catch (error) {
       if (isChatError(error)) response = errorResponse(error);
       else {
@@ -194,7 +197,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   };
 }
 
-async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Promise<RawResponse> {
+async function dispatch(engine: Engine, table: RouteTable, req: RawRequest, secretsEqual: SecretsEqual): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
@@ -223,7 +226,7 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
     if (!engine.state.realm.dev_auth_enabled) throw ChatError.badRequest('DevAuthBackend not enabled.');
   } else if (route.auth !== 'none') {
     // An empty header is still a header: Zulip parses it and answers "Invalid authorization header".
-    if (header !== undefined) user = authenticate(engine, header, route);
+    if (header !== undefined) user = authenticate(engine, header, route, secretsEqual);
     else if (route.auth !== 'optional') {
       if ((req.headers.accept ?? '').includes('text/html')) {
         return { status: 302, headers: { location: `/login/?next=${encodeURIComponent(rawPath)}` }, body: '' };
@@ -239,7 +242,7 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest): Pro
   const used = new Set<string>(['client']);
   const raw: RawParams = { path: matched.params, query, body };
   const params = decodeParams(route.params, raw, used);
-  const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers) });
+  const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers), secretsEqual });
   const ignored = new Set<string>();
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
   for (const k of query.keys()) if (!used.has(k)) ignored.add(k);

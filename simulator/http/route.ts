@@ -72,6 +72,8 @@ export interface RouteContext {
   params: Record<string, unknown>;
   /** Request headers, lower-cased names. */
   headers: Record<string, string>;
+  /** Compare a stored secret with a given one (constant time; the dispatcher's choice). */
+  secretsEqual: (expected: string, given: string) => boolean;
 }
 
 export type RouteResult = Record<string, unknown>;

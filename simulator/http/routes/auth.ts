@@ -4,7 +4,7 @@ import { getUserByEmail, type Engine } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';
-import { constantTimeEqual } from '../auth.ts';
+import { STAND_IN_PASSWORD } from '../auth.ts';
 import type { Route } from '../route.ts';
 
 // Django's validate_email, in short: a dotted domain (or localhost).
@@ -40,18 +40,22 @@ const routes: Route[] = [
       { name: 'username', type: 'string', required: true },
       { name: 'password', type: 'string', required: true },
     ],
-    handler({ engine, params }) {
+    handler({ engine, params, secretsEqual }) {
       const username = params.username as string;
       checkEmail(username);
       if (!engine.state.realm.password_auth_enabled) {
         throw new ChatError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization');
       }
+      const found = userByDeliveryEmail(engine, username);
+      const user = found?.is_system_bot ? undefined : found;
+      // Compared before anything is decided, stand-in included, so that an unknown email costs
+      // what a wrong password costs (see STAND_IN_PASSWORD).
+      const passwordMatches = secretsEqual(user?.password ?? STAND_IN_PASSWORD, params.password as string);
       // Zulip's backend order: unknown user, deactivated user, deactivated realm, then the password.
-      const user = userByDeliveryEmail(engine, username);
-      if (!user || user.is_system_bot) throw authFailed();
+      if (!user) throw authFailed();
       if (!user.is_active) throw new ChatError('USER_DEACTIVATED', 'Account is deactivated');
       if (engine.state.realm.deactivated) throw new ChatError('REALM_DEACTIVATED', 'This organization has been deactivated');
-      if (user.password === null || !constantTimeEqual(user.password, params.password as string)) throw authFailed();
+      if (user.password === null || !passwordMatches) throw authFailed();
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
     },
   },
