@@ -4,6 +4,7 @@
  */
 import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
+import { accessGroupSetting, normalizeGroupSetting } from './groups.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
 import { isUserInGroup } from './core.ts';
 import { renderDescription } from './render.ts';
@@ -49,60 +50,6 @@ export function parseRetentionDays(value: unknown): number | null {
   throw ChatError.badRequest(`Bad value for 'message_retention_days': ${String(value)}`);
 }
 
-/** Settings whose configuration refuses role:everyone (allow_everyone_group=False upstream). */
-const NO_EVERYONE: ReadonlySet<string> = new Set(['can_add_subscribers_group', 'can_administer_channel_group', 'can_subscribe_group']);
-
-/**
- * A GroupSetting parameter, checked as Zulip's access_user_group_for_setting: a named group id
- * (`Invalid user group`, `User group is deactivated.`, then the setting's system-group limits:
- * never role:internet, role:everyone only where allowed) or {direct_members, direct_subgroups}
- * (`Invalid user ID: N`, then `Invalid user group ID: N` / `User group is deactivated.`).
- */
-export function parseGroupSetting(engine: Engine, setting: string, value: unknown): GroupSettingValue {
-  const groups = engine.state.userGroups;
-  if (typeof value === 'number' && Number.isSafeInteger(value)) {
-    const group = groups.get(value);
-    if (!group) throw ChatError.badRequest('Invalid user group');
-    if (group.deactivated) throw ChatError.badRequest('User group is deactivated.');
-    for (const name of ['role:internet', 'role:everyone']) {
-      if (group.name === name && (name === 'role:internet' || NO_EVERYONE.has(setting))) {
-        throw ChatError.badRequest(`'${setting}' setting cannot be set to '${name}' group.`);
-      }
-    }
-    return value;
-  }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const v = value as Record<string, unknown>;
-    for (const key of Object.keys(v)) {
-      if (key !== 'direct_members' && key !== 'direct_subgroups') {
-        throw ChatError.badRequest(`Argument "${key}" at ${setting} is unexpected`);
-      }
-    }
-    const members = v.direct_members ?? [];
-    const subgroups = v.direct_subgroups ?? [];
-    if (!Array.isArray(members) || !members.every((m) => Number.isSafeInteger(m))) {
-      throw ChatError.badRequest(`${setting}["direct_members"] is not a list`);
-    }
-    if (!Array.isArray(subgroups) || !subgroups.every((m) => Number.isSafeInteger(m))) {
-      throw ChatError.badRequest(`${setting}["direct_subgroups"] is not a list`);
-    }
-    for (const id of members as number[]) {
-      const u = engine.state.users.get(id);
-      if (!u || !u.is_active || u.is_system_bot) throw ChatError.badRequest(`Invalid user ID: ${id}`);
-    }
-    const missing = (subgroups as number[]).find((id) => !groups.has(id));
-    if (missing !== undefined) throw ChatError.badRequest(`Invalid user group ID: ${missing}`);
-    if ((subgroups as number[]).some((id) => groups.get(id)!.deactivated)) {
-      throw ChatError.badRequest('User group is deactivated.');
-    }
-    return {
-      direct_members: [...new Set(members as number[])].sort((a, b) => a - b),
-      direct_subgroups: [...new Set(subgroups as number[])].sort((a, b) => a - b),
-    };
-  }
-  throw ChatError.badRequest(`${setting} is not an integer`);
-}
-
 /**
  * principals / subscribers: ids or emails → active users, as bulk_access_users_by_id/_email do:
  * every principal must exist (`No such user`) before any is checked for deactivation. Emails
@@ -141,7 +88,8 @@ export interface ChannelSettings {
   message_retention_days: unknown;
   topics_policy: TopicsPolicy | undefined;
   folder_id: number | undefined;
-  groups: Partial<Record<ChannelGroupSetting, unknown>>;
+  /** As sent, shape already checked (parseGroupSettingValue); validated only for channels being created. */
+  groups: Partial<Record<ChannelGroupSetting, GroupSettingValue>>;
 }
 
 export interface ResolvedSettings {
@@ -213,12 +161,13 @@ export function checkGroupSettings(
   for (const key of GROUP_SETTING_ORDER) {
     const raw = s.groups[key];
     if (raw === undefined) continue;
-    if (key === 'can_create_topic_group' && s.invite_only && !s.history_public_to_subscribers && raw !== g['role:everyone']) {
+    const requested = normalizeGroupSetting(engine, raw);
+    if (key === 'can_create_topic_group' && s.invite_only && !s.history_public_to_subscribers && requested !== g['role:everyone']) {
       throw ChatError.badRequest(
         "'can_create_topic_group' setting must be 'role:everyone' for private channels with protected history.",
       );
     }
-    const value = parseGroupSetting(engine, key, raw);
+    const value = accessGroupSetting(engine, key, requested);
     const deletion = key === 'can_delete_any_message_group' || key === 'can_delete_own_message_group';
     if (deletion && value !== g['role:nobody'] && !isModerator(actor)) throw ChatError.insufficientPermission();
     groups[key] = value;

@@ -5,23 +5,26 @@
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' };
-import type { Fixture, FixtureUser } from '../../types/chat/fixture.ts';
+import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat/fixture.ts';
 import { randomApiKey, type Deps } from './deps.ts';
 import { renderDescription } from './render.ts';
+import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './system-groups.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
   EMAIL_VISIBILITY,
+  INVALID_GROUP_NAME_PREFIXES,
   ROLE,
   emptyState,
   nextId,
   reserveId,
+  USER_GROUP_SETTINGS,
   type ChannelGroupSetting,
   type GroupSettingValue,
   type Realm,
   type State,
   type StreamRecord,
   type SubscriptionRecord,
-  type UserGroup,
+  type UserGroupSetting,
   type UserRecord,
 } from './state.ts';
 
@@ -105,6 +108,7 @@ export function validateFixture(input: unknown, file?: string): Fixture {
   (fixture.realm_emoji ?? []).forEach((e, i) => {
     if (!known(e.author)) problems.push({ pointer: `/realm_emoji/${i}/author`, message: `no user with email ${e.author}` });
   });
+  validateUserGroups(fixture, known, problems);
   fixture.messages.forEach((m, i) => {
     if (!known(m.sender)) problems.push({ pointer: `/messages/${i}/sender`, message: `no user with email ${m.sender}` });
     if (m.channel === undefined && m.to === undefined) {
@@ -124,6 +128,53 @@ export function validateFixture(input: unknown, file?: string): Fixture {
   return fixture;
 }
 
+const GROUP_SETTING_KEYS = USER_GROUP_SETTINGS;
+
+/**
+ * Fixture groups: unique names that a user could have chosen (no system prefix), known members
+ * and creator, subgroups and setting groups that are system groups or groups listed earlier (so
+ * there can be no cycle).
+ */
+function validateUserGroups(
+  fixture: Fixture,
+  known: (email: string | undefined) => boolean,
+  problems: { pointer: string; message: string }[],
+): void {
+  const names = new Set<string>(SYSTEM_GROUPS.map(([name]) => name));
+  const ids = new Set<number>();
+  (fixture.user_groups ?? []).forEach((g, i) => {
+    const at = `/user_groups/${i}`;
+    if (names.has(g.name)) problems.push({ pointer: `${at}/name`, message: `duplicate group name ${g.name}` });
+    else if (INVALID_GROUP_NAME_PREFIXES.some((p) => g.name.startsWith(p))) {
+      problems.push({ pointer: `${at}/name`, message: `group names may not start with ${INVALID_GROUP_NAME_PREFIXES.join(' ')}` });
+    }
+    if (g.id !== undefined) {
+      if (g.id < SYSTEM_GROUP_BASE_ID + SYSTEM_GROUPS.length || ids.has(g.id)) problems.push({ pointer: `${at}/id`, message: `group id ${g.id} is taken` });
+      ids.add(g.id);
+    }
+    (g.members ?? []).forEach((e, j) => {
+      if (!known(e)) problems.push({ pointer: `${at}/members/${j}`, message: `no user with email ${e}` });
+    });
+    if (!known(g.creator)) problems.push({ pointer: `${at}/creator`, message: `no user with email ${g.creator}` });
+    const groupRef = (name: string, pointer: string): void => {
+      if (!names.has(name)) problems.push({ pointer, message: `no system group or earlier group named ${name}` });
+    };
+    (g.subgroups ?? []).forEach((n, j) => groupRef(n, `${at}/subgroups/${j}`));
+    for (const key of GROUP_SETTING_KEYS) {
+      const value = g[key];
+      if (value === undefined) continue;
+      if (typeof value === 'string') groupRef(value, `${at}/${key}`);
+      else {
+        (value.direct_members ?? []).forEach((e, j) => {
+          if (!known(e)) problems.push({ pointer: `${at}/${key}/direct_members/${j}`, message: `no user with email ${e}` });
+        });
+        (value.direct_subgroups ?? []).forEach((n, j) => groupRef(n, `${at}/${key}/direct_subgroups/${j}`));
+      }
+    }
+    names.add(g.name);
+  });
+}
+
 /** Zulip's STREAM_ASSIGNMENT_COLORS, handed out in order per user. */
 export const STREAM_COLORS = [
   '#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5',
@@ -138,20 +189,6 @@ const ROLE_BY_NAME: Record<FixtureUser['role'], UserRecord['role']> = {
   member: ROLE.member,
   guest: ROLE.guest,
 };
-
-/** System groups in creation order (reference part 2 §2.5): consecutive ids from the base. */
-export const SYSTEM_GROUPS = [
-  ['role:nobody', 'Nobody'],
-  ['role:owners', 'Owners of this organization'],
-  ['role:administrators', 'Administrators of this organization, including owners'],
-  ['role:moderators', 'Moderators of this organization, including administrators'],
-  ['role:fullmembers', 'Members of this organization, not including new accounts and guests'],
-  ['role:members', 'Members of this organization, not including guests'],
-  ['role:everyone', 'Everyone in this organization, including guests'],
-  ['role:internet', 'Everyone on the Internet'],
-] as const;
-/** The internal realm's eight system groups come first on a fresh server. */
-export const SYSTEM_GROUP_BASE_ID = 9;
 
 function buildRealm(fixture: Fixture): Realm {
   const r = fixture.realm;
@@ -189,6 +226,11 @@ function buildRealm(fixture: Fixture): Realm {
     can_create_web_public_channel_group: 0,
     can_add_subscribers_group: 0,
     can_set_topics_policy_group: 0,
+    can_create_groups: 0,
+    can_manage_all_groups: 0,
+    create_multiuse_invite_group: 0,
+    can_invite_users_group: 0,
+    waiting_period_threshold: r.waiting_period_threshold ?? 0,
   };
 }
 
@@ -213,53 +255,19 @@ export function defaultChannelGroups(state: State, creatorId: number | null): Re
   return out;
 }
 
-/** Recompute the system groups' direct members from the users' roles. */
-export function syncSystemGroups(state: State): void {
-  const byName = new Map<string, UserGroup>();
-  for (const g of state.userGroups.values()) if (g.is_system_group) byName.set(g.name, g);
-  const direct: Record<string, number> = {
-    'role:owners': ROLE.owner,
-    'role:administrators': ROLE.administrator,
-    'role:moderators': ROLE.moderator,
-    'role:members': ROLE.member,
-    'role:everyone': ROLE.guest,
-  };
-  for (const g of byName.values()) g.members.clear();
-  for (const u of state.users.values()) {
-    if (u.is_system_bot) continue;
-    for (const [name, role] of Object.entries(direct)) if (u.role === role) byName.get(name)?.members.add(u.id);
-    // Waiting period 0: every member is a full member.
-    if (u.role === ROLE.member) byName.get('role:fullmembers')?.members.add(u.id);
-  }
-}
-
-function createSystemGroups(state: State): void {
-  let previous: number | null = null;
-  const groups: UserGroup[] = SYSTEM_GROUPS.map(([name, description], i) => ({
-    id: SYSTEM_GROUP_BASE_ID + i,
-    name,
-    description,
-    is_system_group: true,
-    members: new Set<number>(),
-    subgroups: new Set<number>(),
-    deactivated: false,
-    creator_id: null,
-    date_created: null,
-  }));
-  // Each role group contains the previous one (owners ⊂ administrators ⊂ …), nobody stands alone.
-  for (const g of groups) {
-    if (g.name !== 'role:nobody' && g.name !== 'role:owners' && previous !== null) g.subgroups.add(previous);
-    if (g.name !== 'role:nobody') previous = g.id;
-    state.userGroups.set(g.id, g);
-    state.realm.system_groups[g.name] = g.id;
-    reserveId(state, 'user_group', g.id);
-  }
+/** The realm's permission defaults (Realm.REALM_PERMISSION_GROUP_SETTINGS), once the system groups exist. */
+function setRealmGroupDefaults(state: State, fixture: Fixture): void {
   const g = state.realm.system_groups;
+  const r = fixture.realm;
   state.realm.can_create_public_channel_group = g['role:members']!;
   state.realm.can_create_private_channel_group = g['role:members']!;
   state.realm.can_create_web_public_channel_group = g['role:owners']!;
   state.realm.can_add_subscribers_group = g['role:members']!;
   state.realm.can_set_topics_policy_group = g['role:members']!;
+  state.realm.can_create_groups = g[r.can_create_groups ?? 'role:members']!;
+  state.realm.can_manage_all_groups = g[r.can_manage_all_groups ?? 'role:owners']!;
+  state.realm.create_multiuse_invite_group = g[r.create_multiuse_invite_group ?? 'role:administrators']!;
+  state.realm.can_invite_users_group = g[r.can_invite_users_group ?? 'role:members']!;
 }
 
 export function newSubscription(color: string): SubscriptionRecord {
@@ -301,6 +309,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
   const realm = state.realm;
   const created = fixture.realm.date_created ?? 1_700_000_000;
   createSystemGroups(state);
+  setRealmGroupDefaults(state, fixture);
 
   for (const f of fixture.custom_profile_fields ?? []) {
     realm.custom_profile_fields.push({
@@ -352,7 +361,9 @@ export function loadFixture(input: Fixture, deps: Deps): State {
     addUserToIndexes(state, record);
     reserveId(state, 'user', u.id);
   }
-  syncSystemGroups(state);
+  syncSystemGroups(state, deps.clock.now());
+
+  loadUserGroups(state, fixture, idOf, created);
 
   for (const e of fixture.realm_emoji ?? []) {
     realm.emoji.set(e.id, {
@@ -407,6 +418,53 @@ export function loadFixture(input: Fixture, deps: Deps): State {
     if (id !== undefined) realm.default_stream_ids.add(id);
   }
   return state;
+}
+
+/**
+ * Fixture groups in listed order. Without a creator, the settings that default to "the group's
+ * creator" fall back to role:nobody (owners still manage every group by default).
+ */
+function loadUserGroups(state: State, fixture: Fixture, idOf: (email: string) => number, created: number): void {
+  const byName = (name: string): number => [...state.userGroups.values()].find((g) => g.name === name)!.id;
+  const setting = (value: FixtureGroupSetting): GroupSettingValue =>
+    typeof value === 'string'
+      ? byName(value)
+      : {
+          direct_members: (value.direct_members ?? []).map(idOf).sort((a, b) => a - b),
+          direct_subgroups: (value.direct_subgroups ?? []).map(byName).sort((a, b) => a - b),
+        };
+  const g = state.realm.system_groups;
+  for (const f of fixture.user_groups ?? []) {
+    const creatorId = f.creator ? idOf(f.creator) : null;
+    const creatorGroup: GroupSettingValue = creatorId === null ? g['role:nobody']! : { direct_members: [creatorId], direct_subgroups: [] };
+    const defaults: Record<UserGroupSetting, GroupSettingValue> = {
+      can_add_members_group: creatorGroup,
+      can_join_group: g['role:nobody']!,
+      can_leave_group: g['role:everyone']!,
+      can_manage_group: creatorGroup,
+      can_mention_group: g['role:everyone']!,
+      can_remove_members_group: g['role:nobody']!,
+    };
+    const settings = { ...defaults };
+    for (const key of USER_GROUP_SETTINGS) {
+      const value = f[key];
+      if (value !== undefined) settings[key] = setting(value);
+    }
+    const id = f.id ?? nextId(state, 'user_group');
+    reserveId(state, 'user_group', id);
+    state.userGroups.set(id, {
+      id,
+      name: f.name,
+      description: f.description ?? '',
+      is_system_group: false,
+      members: new Set((f.members ?? []).map(idOf)),
+      subgroups: new Set((f.subgroups ?? []).map(byName)),
+      deactivated: f.deactivated ?? false,
+      creator_id: creatorId,
+      date_created: f.date_created ?? created,
+      settings,
+    });
+  }
 }
 
 export function addUserToIndexes(state: State, user: UserRecord): void {

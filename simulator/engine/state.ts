@@ -91,6 +91,16 @@ export interface Realm {
   can_add_subscribers_group: number;
   /** Who may give a channel a topics_policy other than inherit (administrators always may). */
   can_set_topics_policy_group: number;
+  /** Who may create user groups. */
+  can_create_groups: GroupSettingValue;
+  /** Who may manage every user group (as if in each group's can_manage_group). */
+  can_manage_all_groups: GroupSettingValue;
+  /** Who may create reusable invitation links. */
+  create_multiuse_invite_group: GroupSettingValue;
+  /** Who may send email invitations (register's can_invite_others_to_realm). */
+  can_invite_users_group: GroupSettingValue;
+  /** Days before a new member becomes a full member (role:fullmembers). */
+  waiting_period_threshold: number;
 }
 
 export interface UserRecord {
@@ -130,16 +140,54 @@ export interface UserRecord {
 /** Group setting: a group id, or an anonymous group of users and subgroups. */
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
+/** A user group's own permission settings (NamedUserGroup.GROUP_PERMISSION_SETTINGS, in that order). */
+export const USER_GROUP_SETTINGS = [
+  'can_add_members_group',
+  'can_join_group',
+  'can_leave_group',
+  'can_manage_group',
+  'can_mention_group',
+  'can_remove_members_group',
+] as const;
+export type UserGroupSetting = (typeof USER_GROUP_SETTINGS)[number];
+
+/** NamedUserGroup.MAX_NAME_LENGTH, in code points. */
+export const MAX_GROUP_NAME_LENGTH = 100;
+/** Names users may not give a group (NamedUserGroup.INVALID_NAME_PREFIXES, checked in this order). */
+export const INVALID_GROUP_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'] as const;
+
+/** A named user group: a system (role) group or one users made. */
 export interface UserGroup {
   id: number;
   name: string;
   description: string;
   is_system_group: boolean;
+  /** Direct members (deactivated users stay members, as upstream; listings show active ones). */
   members: Set<number>;
   subgroups: Set<number>;
   deactivated: boolean;
   creator_id: number | null;
   date_created: number | null;
+  settings: Record<UserGroupSetting, GroupSettingValue>;
+}
+
+/** A reusable invitation link (Zulip's MultiuseInvite with its Confirmation). */
+export interface MultiuseInvite {
+  id: number;
+  /** The confirmation key of the link `{realm url}/join/{key}/`. */
+  key: string;
+  referred_by: number;
+  invited_as: Role;
+  stream_ids: number[];
+  group_ids: number[];
+  include_realm_default_subscriptions: boolean;
+  /** null: the organization's default welcome text; '' none. */
+  welcome_message_custom_text: string | null;
+  /** Unix seconds. */
+  date_sent: number;
+  /** Unix seconds; null never expires. */
+  expiry_date: number | null;
+  revoked: boolean;
 }
 
 export const CHANNEL_GROUP_SETTINGS = [
@@ -222,6 +270,7 @@ export type CounterKind =
   | 'user_group'
   | 'custom_profile_field'
   | 'realm_emoji'
+  | 'multiuse_invite'
   | 'event'
   | (string & {});
 
@@ -238,6 +287,8 @@ export interface State {
   /** Channel id → user id → subscription (inactive rows kept, like Zulip). */
   subscriptions: Map<number, Map<number, SubscriptionRecord>>;
   userGroups: Map<number, UserGroup>;
+  /** Reusable invitation links by id (revoked ones kept, as upstream). */
+  invites: Map<number, MultiuseInvite>;
   counters: Record<string, number>;
   messages: MessageStore;
   outbox: OutboxEmail[];
@@ -255,6 +306,7 @@ export function emptyState(realm: Realm): State {
     streamsByName: new Map(),
     subscriptions: new Map(),
     userGroups: new Map(),
+    invites: new Map(),
     counters: {},
     messages: createMessageStore(),
     outbox: [],

@@ -16,7 +16,6 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { renderMarkdown } from './markdown/index.ts';
 import { deleteMessagesBySender } from './messages/delete.ts';
 import { renderContext } from './render.ts';
-import { syncSystemGroups } from './fixture.ts';
 import { ROLE, type UserRecord } from './state.ts';
 import type { User } from '../../types/chat/user.ts';
 
@@ -319,7 +318,6 @@ export function doDeactivateUser(
   applyActions(engine, target, params, events);
   deactivateOne(engine, target, events);
   deactivated.push(target.id);
-  syncSystemGroups(engine.state);
   if (params.notificationComment !== null) {
     engine.state.outbox.push({
       to: target.delivery_email,

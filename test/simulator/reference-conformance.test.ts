@@ -290,12 +290,19 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
     ['role:everyone for administering', 'can_administer_channel_group', 'everyone', "'can_administer_channel_group' setting cannot be set to 'role:everyone' group."],
     ['role:everyone for subscribing', 'can_subscribe_group', 'everyone', "'can_subscribe_group' setting cannot be set to 'role:everyone' group."],
     ['unknown member', 'can_remove_subscribers_group', { direct_members: [999], direct_subgroups: [] }, 'Invalid user ID: 999'],
-    ['unknown subgroup', 'can_remove_subscribers_group', { direct_members: [], direct_subgroups: [999] }, 'Invalid user group ID: 999'],
+    ['unknown subgroup', 'can_remove_subscribers_group', { direct_members: [ID.hamlet], direct_subgroups: [999] }, 'Invalid user group ID: 999'],
+    // parse_group_setting_value: one subgroup and no members is that group, checked as a named one.
+    ['a lone unknown subgroup', 'can_remove_subscribers_group', { direct_members: [], direct_subgroups: [999] }, 'Invalid user group'],
+    ['a lone role:internet subgroup', 'can_remove_subscribers_group', { direct_members: [], direct_subgroups: ['internet'] }, "'can_remove_subscribers_group' setting cannot be set to 'role:internet' group."],
   ];
   it.each(groupRows)('%s', async (_label, setting, value, msg) => {
     const s = sim();
     const g = s.engine.state.realm.system_groups;
-    const resolved = value === 'internet' ? g['role:internet'] : value === 'everyone' ? g['role:everyone'] : value;
+    const named = (v: unknown): unknown => (v === 'internet' ? g['role:internet'] : v === 'everyone' ? g['role:everyone'] : v);
+    const resolved =
+      typeof value === 'object' && value !== null
+        ? { ...value, direct_subgroups: (value as { direct_subgroups: unknown[] }).direct_subgroups.map(named) }
+        : named(value);
     const res = await create(s, ID.iago, { [setting]: resolved });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ result: 'error', msg, code: 'BAD_REQUEST' });

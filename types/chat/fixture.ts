@@ -5,9 +5,34 @@
  * via the `definition` "Email".
  */
 export type Email = string;
+/**
+ * A group setting: a group's name, or an anonymous group of users (emails) and groups (names).
+ *
+ * This interface was referenced by `Fixture`'s JSON-Schema
+ * via the `definition` "FixtureGroupSetting".
+ */
+export type FixtureGroupSetting =
+  | string
+  | {
+      direct_members?: Email[];
+      direct_subgroups?: string[];
+    };
+/**
+ * This interface was referenced by `Fixture`'s JSON-Schema
+ * via the `definition` "SystemGroupName".
+ */
+export type SystemGroupName =
+  | 'role:nobody'
+  | 'role:owners'
+  | 'role:administrators'
+  | 'role:moderators'
+  | 'role:fullmembers'
+  | 'role:members'
+  | 'role:everyone'
+  | 'role:internet';
 
 /**
- * A seed realm for the chat simulator: realm settings, users, channels with their subscribers, custom profile fields, realm emoji and message history. Emails refer to users by their real (delivery) address.
+ * A seed realm for the chat simulator: realm settings, users, channels with their subscribers, user groups, custom profile fields, realm emoji and message history. Emails refer to users by their real (delivery) address; groups by name.
  */
 export interface Fixture {
   $schema?: string;
@@ -16,6 +41,7 @@ export interface Fixture {
   realm_emoji?: FixtureRealmEmoji[];
   users: FixtureUser[];
   streams: FixtureStream[];
+  user_groups?: FixtureUserGroup[];
   messages: FixtureMessage[];
 }
 /**
@@ -86,6 +112,58 @@ export interface FixtureRealm {
     pattern: string;
     url_template: string;
   }[];
+  /**
+   * Days before a new member counts as a full member (role:fullmembers); default 0.
+   */
+  waiting_period_threshold?: number;
+  /**
+   * Who may create user groups: a system group; default role:members.
+   */
+  can_create_groups?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Who may manage every user group: a system group; default role:owners.
+   */
+  can_manage_all_groups?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Who may create reusable invitation links: a system group; default role:administrators.
+   */
+  create_multiuse_invite_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Who may send email invitations: a system group; default role:members.
+   */
+  can_invite_users_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema
@@ -172,6 +250,34 @@ export interface FixtureStream {
   message_retention_days?: number | null;
   topics_policy?: 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
   subscribers?: Email[];
+}
+/**
+ * A user group made by users (the system role groups always exist). Subgroups and group settings name system groups or groups listed earlier.
+ *
+ * This interface was referenced by `Fixture`'s JSON-Schema
+ * via the `definition` "FixtureUserGroup".
+ */
+export interface FixtureUserGroup {
+  /**
+   * Default: the next free group id.
+   */
+  id?: number;
+  name: string;
+  description?: string;
+  members?: Email[];
+  subgroups?: string[];
+  /**
+   * Also the default of can_manage_group and can_add_members_group.
+   */
+  creator?: string;
+  date_created?: number;
+  deactivated?: boolean;
+  can_add_members_group?: FixtureGroupSetting;
+  can_join_group?: FixtureGroupSetting;
+  can_leave_group?: FixtureGroupSetting;
+  can_manage_group?: FixtureGroupSetting;
+  can_mention_group?: FixtureGroupSetting;
+  can_remove_members_group?: FixtureGroupSetting;
 }
 /**
  * A channel message (channel + topic) or a direct message (to); exactly one of the two forms.

@@ -15,7 +15,8 @@ import {
 } from '../../engine/subscriptions.ts';
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { CHANNEL_GROUP_SETTINGS, type TopicsPolicy } from '../../engine/state.ts';
+import { parseGroupSettingValue } from '../../engine/groups.ts';
+import { CHANNEL_GROUP_SETTINGS, type GroupSettingValue, type TopicsPolicy } from '../../engine/state.ts';
 import { codePointLength } from '../params.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
@@ -45,7 +46,9 @@ const creationParams: ParamSpec[] = [
   { name: 'message_retention_days', type: 'int_or_string' },
   { name: 'topics_policy', type: 'json', validate: topicsPolicy },
   { name: 'folder_id', type: 'int' },
-  ...CHANNEL_GROUP_SETTINGS.map((name): ParamSpec => ({ name, type: 'json' })),
+  // Json[int | UserGroupMembersData]: the shape is checked for every request, the groups only
+  // for channels being created.
+  ...CHANNEL_GROUP_SETTINGS.map((name): ParamSpec => ({ name, type: 'json', validate: parseGroupSettingValue })),
   bool('send_new_subscription_messages', true),
 ];
 
@@ -56,7 +59,7 @@ const DEFAULT_CREATION: Record<string, unknown> = Object.fromEntries(
 
 function settingsFrom(params: Record<string, unknown>): ChannelSettings {
   const groups: ChannelSettings['groups'] = {};
-  for (const key of CHANNEL_GROUP_SETTINGS) if (params[key] !== undefined) groups[key] = params[key];
+  for (const key of CHANNEL_GROUP_SETTINGS) if (params[key] !== undefined) groups[key] = params[key] as GroupSettingValue;
   return {
     invite_only: params.invite_only as boolean,
     is_web_public: params.is_web_public as boolean,

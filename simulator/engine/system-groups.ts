@@ -1,0 +1,121 @@
+/**
+ * The eight role groups every realm has (reference part 2 §2.5): created with the realm, each
+ * holding the users of one role directly and the next stricter group as its one subgroup, so that
+ * role:members reaches owners through fullmembers, moderators and administrators. Membership
+ * follows the users' roles: set at load, then changed (with events) when a user is created or
+ * changes role. Deactivation leaves memberships alone, as upstream; listings show active users.
+ */
+import { activeUserIds, type Engine } from './core.ts';
+import { effect, type Effect } from './events.ts';
+import { ROLE, USER_GROUP_SETTINGS, reserveId, type GroupSettingValue, type Role, type State, type UserGroup, type UserGroupSetting, type UserRecord } from './state.ts';
+
+/** In creation order (create_system_user_groups_for_realm): consecutive ids from the base. */
+export const SYSTEM_GROUPS = [
+  ['role:nobody', 'Nobody'],
+  ['role:owners', 'Owners of this organization'],
+  ['role:administrators', 'Administrators of this organization, including owners'],
+  ['role:moderators', 'Moderators of this organization, including administrators'],
+  ['role:fullmembers', 'Members of this organization, not including new accounts and guests'],
+  ['role:members', 'Members of this organization, not including guests'],
+  ['role:everyone', 'Everyone in this organization, including guests'],
+  ['role:internet', 'Everyone on the Internet'],
+] as const;
+
+/** The internal realm's eight system groups come first on a fresh server. */
+export const SYSTEM_GROUP_BASE_ID = 9;
+
+/** The group holding each role's users directly (full members are decided separately). */
+const ROLE_GROUP: Record<Role, string> = {
+  [ROLE.owner]: 'role:owners',
+  [ROLE.administrator]: 'role:administrators',
+  [ROLE.moderator]: 'role:moderators',
+  [ROLE.member]: 'role:members',
+  [ROLE.guest]: 'role:everyone',
+};
+
+export function createSystemGroups(state: State): void {
+  const nobodyId = SYSTEM_GROUP_BASE_ID;
+  const nobodyEverywhere = Object.fromEntries(USER_GROUP_SETTINGS.map((s) => [s, nobodyId])) as Record<UserGroupSetting, GroupSettingValue>;
+  const groups: UserGroup[] = SYSTEM_GROUPS.map(([name, description], i) => ({
+    id: SYSTEM_GROUP_BASE_ID + i,
+    name,
+    description,
+    is_system_group: true,
+    members: new Set<number>(),
+    subgroups: new Set<number>(),
+    deactivated: false,
+    creator_id: null,
+    date_created: null,
+    // Nobody may join, leave, manage or mention a role group.
+    settings: { ...nobodyEverywhere },
+  }));
+  // Each group from administrators on holds the one before it; nobody stands alone.
+  groups.forEach((g, i) => {
+    if (i >= 2) g.subgroups.add(groups[i - 1]!.id);
+    state.userGroups.set(g.id, g);
+    state.realm.system_groups[g.name] = g.id;
+    reserveId(state, 'user_group', g.id);
+  });
+}
+
+function systemGroup(state: State, name: string): UserGroup {
+  return state.userGroups.get(state.realm.system_groups[name]!)!;
+}
+
+/** Members past the realm's waiting period are full members (upstream's is_provisional_member). */
+export function isFullMember(state: State, user: UserRecord, now: number): boolean {
+  if (user.role !== ROLE.member) return false;
+  const days = Math.floor((now - user.date_joined) / 86_400);
+  return days >= state.realm.waiting_period_threshold;
+}
+
+/** Fill the system groups from the users' roles (at load; system bots belong to no realm group). */
+export function syncSystemGroups(state: State, now: number): void {
+  for (const [name] of SYSTEM_GROUPS) systemGroup(state, name).members.clear();
+  for (const user of state.users.values()) {
+    if (user.is_system_bot) continue;
+    systemGroup(state, ROLE_GROUP[user.role]).members.add(user.id);
+    if (isFullMember(state, user, now)) systemGroup(state, 'role:fullmembers').members.add(user.id);
+  }
+}
+
+function membersEvent(engine: Engine, op: 'add_members' | 'remove_members', group: UserGroup, userId: number): Effect {
+  return effect({ type: 'user_group', op, group_id: group.id, user_ids: [userId] }, activeUserIds(engine));
+}
+
+/**
+ * A new user joins their role's group, and role:fullmembers when already past the waiting
+ * period (do_create_user): add_members events to the realm.
+ */
+export function joinSystemGroups(engine: Engine, user: UserRecord, now: number): Effect[] {
+  const state = engine.state;
+  const joined = [systemGroup(state, ROLE_GROUP[user.role])];
+  if (isFullMember(state, user, now)) joined.push(systemGroup(state, 'role:fullmembers'));
+  for (const group of joined) group.members.add(user.id);
+  return joined.map((group) => membersEvent(engine, 'add_members', group, user.id));
+}
+
+/**
+ * After `user`'s role changed from `oldRole` (do_change_user_role): out of the old role's group,
+ * into the new one's, and role:fullmembers updated when either role is member.
+ */
+export function moveBetweenSystemGroups(engine: Engine, user: UserRecord, oldRole: Role, now: number): Effect[] {
+  if (oldRole === user.role) return [];
+  const state = engine.state;
+  const before = systemGroup(state, ROLE_GROUP[oldRole]);
+  const after = systemGroup(state, ROLE_GROUP[user.role]);
+  before.members.delete(user.id);
+  after.members.add(user.id);
+  const events = [membersEvent(engine, 'remove_members', before, user.id), membersEvent(engine, 'add_members', after, user.id)];
+  const full = systemGroup(state, 'role:fullmembers');
+  const wasFull = full.members.has(user.id);
+  const isFull = isFullMember(state, user, now);
+  if (wasFull && !isFull) {
+    full.members.delete(user.id);
+    events.push(membersEvent(engine, 'remove_members', full, user.id));
+  } else if (!wasFull && isFull) {
+    full.members.add(user.id);
+    events.push(membersEvent(engine, 'add_members', full, user.id));
+  }
+  return events;
+}
