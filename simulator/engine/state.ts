@@ -253,6 +253,26 @@ export interface DraftRecord {
   lastEditTime: number;
 }
 
+/** A reusable text a user keeps for composing (Zulip's SavedSnippet). */
+export interface SavedSnippetRecord {
+  id: number;
+  userId: number;
+  title: string;
+  content: string;
+  /** Unix seconds. */
+  dateCreated: number;
+}
+
+/** A user's pinned or listed view of the web app (Zulip's NavigationView). */
+export interface NavigationViewRecord {
+  userId: number;
+  /** URL fragment, e.g. `inbox` or `narrow/is/starred`. */
+  fragment: string;
+  isPinned: boolean;
+  /** Null for built-in views. */
+  name: string | null;
+}
+
 /** An email the server would have sent (no I/O in the simulator: recorded instead). */
 export interface OutboxEmail {
   to: string;
@@ -294,6 +314,10 @@ export interface State {
   outbox: OutboxEmail[];
   /** Drafts by id (ascending: creation order). */
   drafts: Map<number, DraftRecord>;
+  /** Saved snippets by id (ascending: creation order). */
+  savedSnippets: Map<number, SavedSnippetRecord>;
+  /** Every user's navigation views, in creation order. */
+  navigationViews: NavigationViewRecord[];
 }
 
 export function emptyState(realm: Realm): State {
@@ -311,6 +335,8 @@ export function emptyState(realm: Realm): State {
     messages: createMessageStore(),
     outbox: [],
     drafts: new Map(),
+    savedSnippets: new Map(),
+    navigationViews: [],
   };
 }
 

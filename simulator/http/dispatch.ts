@@ -56,7 +56,8 @@ export function compileRoutes(routes: readonly Route[]): RouteTable {
         names.push(name);
         const spec = route.params.find((p) => p.name === name && p.in === 'path');
         if (!spec) throw new Error(`route ${route.method} ${route.path}: path parameter ${name} is not declared`);
-        return spec.type === 'int' ? '(\\d+)' : '([^/]+)';
+        if (spec.type === 'int') return '(\\d+)';
+        return spec.spansSegments ? '(.+)' : '([^/]+)';
       });
       entry = {
         pattern: route.path,

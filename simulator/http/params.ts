@@ -125,6 +125,21 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
   return value;
 }
 
+/**
+ * Zulip's `StringConstraints(strip_whitespace=True, min_length=1, max_length=N)`: the value is
+ * trimmed first, then must be non-blank and at most N code points.
+ */
+export function trimmedNonBlank(maxLength?: number): (value: unknown, name: string) => string {
+  return (value, name) => {
+    const text = (value as string).trim();
+    if (text === '') throw ChatError.badRequest(`${name} cannot be blank`);
+    if (maxLength !== undefined && codePointLength(text) > maxLength) {
+      throw ChatError.badRequest(`${name} is too long (limit: ${maxLength} characters)`);
+    }
+    return text;
+  };
+}
+
 export interface RawParams {
   /** Path parameters by name (already matched). */
   path: Record<string, string>;

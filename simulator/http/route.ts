@@ -52,6 +52,8 @@ export interface ParamSpec {
   default?: unknown;
   /** Where it is read from. Default: body then query (Zulip's lookup order); `path` for `{name}` segments. */
   in?: 'path' | 'query' | 'body';
+  /** Path parameters only: the value may span several segments (Django's `<path:…>`), e.g. `narrow/is/starred`. */
+  spansSegments?: boolean;
   /** Extra validation after decoding; throw a ChatError, or return the (possibly normalised) value. */
   validate?: (value: unknown, name: string) => unknown;
   /** Other names accepted for the same parameter (both sent → REQUEST_CONFUSING_VAR). */

@@ -4,6 +4,7 @@ import { authRoutes } from './auth.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
 import { messageRoutes } from './messages.ts';
+import { personalRoutes } from './personal.ts';
 import { serverRoutes } from './server.ts';
 import { userRoutes } from './users.ts';
 
@@ -14,4 +15,5 @@ export const routes: readonly Route[] = [
   ...channelRoutes,
   ...messageRoutes,
   ...draftRoutes,
+  ...personalRoutes,
 ];
