@@ -91,6 +91,15 @@ export function activeUserIds(engine: Engine): number[] {
   return activeUsers(engine).map((u) => u.id);
 }
 
+/**
+ * Zulip's get_user_ids_who_can_access_user: who hears about changes to `target` (status, profile
+ * fields). Every active user, bots included: the simulator has no can_access_all_users_group
+ * restriction, so even guests see everyone.
+ */
+export function userIdsWhoCanAccessUser(engine: Engine, _target: UserRecord): number[] {
+  return activeUserIds(engine);
+}
+
 /** Zulip's can_access_delivery_email: may `viewer` see `target`'s real address? */
 export function canSeeDeliveryEmail(engine: Engine, viewer: UserRecord | undefined, target: UserRecord): boolean {
   // Spectators never see a real address, not even a bot's (format_user_row checks the viewer first).

@@ -356,6 +356,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
       profile_data: new Map(Object.entries(u.profile_data ?? {}).map(([k, v]) => [Number(k), v ?? ''])),
       profile_data_rendered: new Map(),
       recipient_id: nextId(state, 'recipient'),
+      presence_enabled: u.presence_enabled ?? true,
       enable_drafts_synchronization: u.enable_drafts_synchronization ?? true,
     };
     addUserToIndexes(state, record);

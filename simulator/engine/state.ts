@@ -133,6 +133,8 @@ export interface UserRecord {
   profile_data_rendered: Map<number, string>;
   /** Recipient row for direct messages to this user. */
   recipient_id: number;
+  /** Whether others see the user's presence (false = "away" in the legacy status API). */
+  presence_enabled: boolean;
   /** Whether drafts are kept server-side (Zulip's enable_drafts_synchronization). */
   enable_drafts_synchronization: boolean;
 }
@@ -273,6 +275,14 @@ export interface NavigationViewRecord {
   name: string | null;
 }
 
+/** A user's status (Zulip's UserStatus row); '' means unset, as Zulip stores it. */
+export interface UserStatusRecord {
+  status_text: string;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
 /** An email the server would have sent (no I/O in the simulator: recorded instead). */
 export interface OutboxEmail {
   to: string;
@@ -312,6 +322,8 @@ export interface State {
   counters: Record<string, number>;
   messages: MessageStore;
   outbox: OutboxEmail[];
+  /** User id → status, for users who ever set one. */
+  userStatuses: Map<number, UserStatusRecord>;
   /** Drafts by id (ascending: creation order). */
   drafts: Map<number, DraftRecord>;
   /** Saved snippets by id (ascending: creation order). */
@@ -334,6 +346,7 @@ export function emptyState(realm: Realm): State {
     counters: {},
     messages: createMessageStore(),
     outbox: [],
+    userStatuses: new Map(),
     drafts: new Map(),
     savedSnippets: new Map(),
     navigationViews: [],

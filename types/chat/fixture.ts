@@ -223,6 +223,10 @@ export interface FixtureUser {
    */
   enable_drafts_synchronization?: boolean;
   /**
+   * Whether others see the user's presence (default true); false shows as away: true in the user's status.
+   */
+  presence_enabled?: boolean;
+  /**
    * Custom profile field id → raw value.
    */
   profile_data?: {

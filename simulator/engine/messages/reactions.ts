@@ -4,14 +4,8 @@
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Outcome } from '../events.ts';
 import { subscribersOf, type Engine } from '../core.ts';
-import {
-  EXTRA_EMOJI,
-  findRealmEmojiById,
-  isKnownUnicodeCode,
-  normalizeReactionType,
-  resolveEmojiName,
-  unicodeCodeForName,
-} from '../emoji/index.ts';
+import { checkEmojiRequest, emojiDataForName } from '../emoji/check.ts';
+import { normalizeReactionType } from '../emoji/index.ts';
 import type { UserRecord } from '../state.ts';
 import { canAccessStreamHistory } from './access.ts';
 import { accessMessage } from './fetch.ts';
@@ -23,29 +17,8 @@ export interface ReactionParams {
   reactionType: string | undefined;
 }
 
-function emojiData(engine: Engine, name: string): { emojiCode: string; reactionType: ReactionType } {
-  const resolved = resolveEmojiName(engine.state.realm.emoji, name);
-  if (!resolved) throw ChatError.badRequest(`Emoji '${name}' does not exist`);
-  return resolved;
-}
-
-/** Zulip's check_emoji_request, for a reaction nobody has made yet. */
-function checkEmojiRequest(engine: Engine, name: string, code: string, type: string): void {
-  if (type === 'realm_emoji') {
-    const emoji = findRealmEmojiById(engine.state.realm.emoji, code);
-    if (!emoji) throw ChatError.badRequest('Invalid custom emoji.');
-    if (emoji.name !== name) throw ChatError.badRequest('Invalid custom emoji name.');
-    if (emoji.deactivated) throw ChatError.badRequest('This custom emoji has been deactivated.');
-  } else if (type === 'service_extra_emoji') {
-    if (!EXTRA_EMOJI.has(code)) throw ChatError.badRequest('Invalid emoji code');
-    if (name !== code) throw ChatError.badRequest('Invalid emoji name.');
-  } else if (type === 'unicode_emoji') {
-    if (!isKnownUnicodeCode(code)) throw ChatError.badRequest('Invalid emoji code');
-    if (unicodeCodeForName(name) !== code) throw ChatError.badRequest('Invalid emoji name.');
-  } else {
-    throw ChatError.badRequest('Invalid emoji type.');
-  }
-}
+/** The specification words the reaction's unknown-code error without Zulip's period. */
+const REACTION_WORDING = { invalidCode: 'Invalid emoji code' };
 
 /** Who hears about a reaction: everyone who received the message, plus, for channel messages, subscribers who can read its history. */
 function reactionAudience(engine: Engine, message: StoredMessage): number[] {
@@ -84,7 +57,7 @@ export function addReaction(engine: Engine, user: UserRecord, messageId: number,
   let code = params.emojiCode;
   let type = params.reactionType === undefined ? undefined : normalizeReactionType(params.reactionType);
   if (code === undefined || type === undefined) {
-    const data = emojiData(engine, name);
+    const data = emojiDataForName(engine.state.realm.emoji, name);
     code ??= data.emojiCode;
     type ??= data.reactionType;
   }
@@ -95,7 +68,7 @@ export function addReaction(engine: Engine, user: UserRecord, messageId: number,
   const existing = reactions.find((r) => r.emojiCode === code && r.reactionType === type);
   let emojiName = name;
   if (existing) emojiName = existing.emojiName;
-  else checkEmojiRequest(engine, name, code, type);
+  else checkEmojiRequest(engine.state.realm.emoji, { name, code, type }, REACTION_WORDING);
 
   // Reacting to a message one never received creates a historical UserMessage row, as in Zulip.
   if ((bits & FLAG_BITS.historical) !== 0) setUserFlagBits(engine.state.messages, message, user.id, bits);
@@ -111,7 +84,7 @@ export function removeReaction(engine: Engine, user: UserRecord, messageId: numb
     if (params.emojiName === undefined) {
       throw ChatError.badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
     }
-    code = emojiData(engine, params.emojiName).emojiCode;
+    code = emojiDataForName(engine.state.realm.emoji, params.emojiName).emojiCode;
   }
   const reactions = message.reactions ?? [];
   const index = reactions.findIndex((r) => r.userId === user.id && r.emojiCode === code && r.reactionType === type);

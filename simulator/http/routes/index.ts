@@ -6,12 +6,14 @@ import { draftRoutes } from './drafts.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { serverRoutes } from './server.ts';
+import { statusRoutes } from './statuses.ts';
 import { userRoutes } from './users.ts';
 
 export const routes: readonly Route[] = [
   ...authRoutes,
   ...serverRoutes,
   ...userRoutes,
+  ...statusRoutes,
   ...channelRoutes,
   ...messageRoutes,
   ...draftRoutes,
