@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   FAILED_TO_CONNECT_BOUNCER: 502,
   INTERNAL_SERVER_ERROR_ON_BOUNCER: 502,
   USER_GROUP_DOES_NOT_EXIST: 400,
+  CANNOT_DEACTIVATE_GROUP_IN_USE: 400,
+  EXPECTATION_MISMATCH: 400,
   /** Not a Zulip code: only used for 404 on unknown paths, rendered with code BAD_REQUEST. */
   NOT_FOUND: 404,
   // Every code of the envelope schema, and no other (NOT_FOUND renders as BAD_REQUEST).

@@ -9,7 +9,7 @@ import { notificationBot, nowSeconds, type Engine } from './core.ts';
 import type { Effect } from './events.ts';
 import { doSendMessage, type Addressee } from './messages/send.ts';
 import { FLAG_BITS, getMessage, setUserFlagBits, userFlagBits } from './messages/store.ts';
-import type { StreamRecord, UserRecord } from './state.ts';
+import type { StreamRecord, UserGroup, UserRecord } from './state.ts';
 
 /** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: above this many recipients no DMs are sent. */
 export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
@@ -102,4 +102,27 @@ export function sendSubscriptionNotices(engine: Engine, n: SubscriptionNotices):
     }
   }
   return { events, sent };
+}
+
+/**
+ * The DMs Notification Bot sends to users someone else added to or removed from a user group
+ * (notify_for_user_group_subscription_changes): not to the actor, not to bots.
+ */
+export function sendGroupMembershipNotices(
+  engine: Engine,
+  actor: UserRecord,
+  group: UserGroup,
+  users: readonly UserRecord[],
+  change: 'added' | 'removed',
+): Effect[] {
+  const bot = notificationBot(engine);
+  if (!bot) return [];
+  const events: Effect[] = [];
+  const phrase = change === 'added' ? 'added you to' : 'removed you from';
+  for (const user of users) {
+    if (user.id === actor.id || user.is_bot) continue;
+    const content = `${mention(actor)} ${phrase} the group @_*${group.name}*.`;
+    events.push(...send(engine, bot, { kind: 'direct', users: [user] }, content, [], actor));
+  }
+  return events;
 }

@@ -124,6 +124,27 @@ describe('zulip-js session', () => {
     });
   });
 
+  // zulip-js has no user-group methods; clients reach them through callEndpoint, which JSON-encodes
+  // arrays but sends other values as text (a GroupSetting object has to be encoded by the caller).
+  test('callEndpoint: user groups (create, add a member, list)', async () => {
+    const created = await client.callEndpoint('/user_groups/create', 'POST', {
+      name: 'zulip-js testers',
+      description: 'Made by zulip-js',
+      members: [10, 12],
+      can_mention_group: JSON.stringify({ direct_members: [11], direct_subgroups: [] }),
+    });
+    expect(created).toEqual({ result: 'success', msg: '', group_id: expect.any(Number) });
+    const added = await client.callEndpoint(`/user_groups/${created.group_id}/members`, 'POST', { add: [8] });
+    expect(added).toEqual({ result: 'success', msg: '' });
+    const listed = await client.callEndpoint('/user_groups', 'GET');
+    expect(listed.user_groups.find((g: { id: number }) => g.id === created.group_id)).toMatchObject({
+      name: 'zulip-js testers',
+      members: [8, 10, 12],
+      creator_id: 11,
+      can_mention_group: { direct_members: [11], direct_subgroups: [] },
+    });
+  });
+
   test('errors come back as Zulip error envelopes', async () => {
     const res = await client.messages.send({ type: 'stream', to: 'Atlantis', topic: 't', content: 'x' });
     expect(res).toEqual({ result: 'error', msg: "Channel 'Atlantis' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'Atlantis' });

@@ -3,6 +3,7 @@ import type { Route } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
+import { groupRoutes } from './groups.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { serverRoutes } from './server.ts';
@@ -18,4 +19,5 @@ export const routes: readonly Route[] = [
   ...messageRoutes,
   ...draftRoutes,
   ...personalRoutes,
+  ...groupRoutes,
 ];
