@@ -11,11 +11,10 @@ import {
   nowSeconds,
   type Engine,
 } from './core.ts';
+import { RENDERED_FIELD_TYPES, renderProfileValue } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
-import { renderMarkdown } from './markdown/index.ts';
 import { deleteMessagesBySender } from './messages/delete.ts';
-import { renderContext } from './render.ts';
 import { ROLE, type UserRecord } from './state.ts';
 import type { User } from '../../types/chat/user.ts';
 
@@ -29,16 +28,13 @@ export function isoMinute(unixSeconds: number): string {
   return `${new Date(Math.floor(unixSeconds) * 1000).toISOString().slice(0, 16)}+00:00`;
 }
 
-/** Custom profile field types whose values are Markdown (short and long text). */
-export const RENDERED_FIELD_TYPES = new Set([1, 2]);
-
 /** Render and store a user's Markdown-capable profile values (done when values are saved). */
 export function renderProfileData(engine: Engine, user: UserRecord): void {
   user.profile_data_rendered.clear();
   for (const field of engine.state.realm.custom_profile_fields) {
     const value = user.profile_data.get(field.id);
     if (value !== undefined && RENDERED_FIELD_TYPES.has(field.type)) {
-      user.profile_data_rendered.set(field.id, renderMarkdown(value, renderContext(engine.state)).html);
+      user.profile_data_rendered.set(field.id, renderProfileValue(engine, value));
     }
   }
 }

@@ -70,6 +70,8 @@ describe('dev realm fixture', () => {
       'Mentor',
       'GitHub username',
       'Pronouns',
+      // Not in Zulip's dev realm: the simulator's example of a field users may not edit.
+      'Employee ID',
     ]);
     expect([...s.engine.state.realm.emoji.values()].map((e) => e.name)).toEqual(['green_tick']);
   });

@@ -6,6 +6,7 @@ import { draftRoutes } from './drafts.ts';
 import { groupRoutes } from './groups.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
+import { profileFieldRoutes } from './profile-fields.ts';
 import { serverRoutes } from './server.ts';
 import { statusRoutes } from './statuses.ts';
 import { userRoutes } from './users.ts';
@@ -15,6 +16,7 @@ export const routes: readonly Route[] = [
   ...serverRoutes,
   ...userRoutes,
   ...statusRoutes,
+  ...profileFieldRoutes,
   ...channelRoutes,
   ...messageRoutes,
   ...draftRoutes,
