@@ -2,6 +2,7 @@
  * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
  * kind of channel, the new channel's record, and who hears about it.
  */
+import { accessChannelFolder } from './channel-folders.ts';
 import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { accessGroupSetting, normalizeGroupSetting } from './groups.ts';
@@ -115,8 +116,7 @@ export interface CheckedSettingValues {
  * exists.
  */
 export function checkSettingValues(engine: Engine, s: ChannelSettings, actor?: UserRecord): CheckedSettingValues {
-  // The simulator has no channel folders: every folder id is unknown.
-  if (s.folder_id !== undefined) throw ChatError.badRequest('Invalid channel folder ID');
+  if (s.folder_id !== undefined) accessChannelFolder(engine, s.folder_id);
   const retention = s.message_retention_days === undefined ? null : parseRetentionDays(s.message_retention_days);
   if (actor && s.topics_policy !== undefined && s.topics_policy !== 'inherit' && !canSetTopicsPolicy(engine, actor)) {
     throw ChatError.insufficientPermission();
@@ -208,7 +208,7 @@ export function checkCreationSettings(
     history_public_to_subscribers: historyPublic,
     message_retention_days: values.retention,
     topics_policy: s.topics_policy ?? 'inherit',
-    folder_id: null,
+    folder_id: s.folder_id ?? null,
     groups,
   };
 }

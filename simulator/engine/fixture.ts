@@ -87,6 +87,16 @@ export function validateFixture(input: unknown, file?: string): Fixture {
   if (!fixture.users.some((u) => u.role === 'owner' && !u.is_bot && u.is_active !== false)) {
     problems.push({ pointer: '/users', message: 'the realm needs at least one active human owner' });
   }
+  const folderIds = new Set<number>();
+  const folderNames = new Set<string>();
+  (fixture.channel_folders ?? []).forEach((f, i) => {
+    if (folderIds.has(f.id)) problems.push({ pointer: `/channel_folders/${i}/id`, message: `duplicate channel folder id ${f.id}` });
+    folderIds.add(f.id);
+    const key = f.name.toLowerCase();
+    if (folderNames.has(key)) problems.push({ pointer: `/channel_folders/${i}/name`, message: `duplicate channel folder name ${f.name}` });
+    folderNames.add(key);
+    if (!known(f.creator)) problems.push({ pointer: `/channel_folders/${i}/creator`, message: `no user with email ${f.creator}` });
+  });
   const streamIds = new Set<number>();
   const streamNames = new Set<string>();
   fixture.streams.forEach((s, i) => {
@@ -96,6 +106,9 @@ export function validateFixture(input: unknown, file?: string): Fixture {
     if (streamNames.has(key)) problems.push({ pointer: `/streams/${i}/name`, message: `duplicate channel name ${s.name}` });
     streamNames.add(key);
     if (!known(s.creator)) problems.push({ pointer: `/streams/${i}/creator`, message: `no user with email ${s.creator}` });
+    if (s.folder_id !== undefined && !folderIds.has(s.folder_id)) {
+      problems.push({ pointer: `/streams/${i}/folder_id`, message: `no channel folder ${s.folder_id}` });
+    }
     (s.subscribers ?? []).forEach((e, j) => {
       if (!known(e)) problems.push({ pointer: `/streams/${i}/subscribers/${j}`, message: `no user with email ${e}` });
     });
@@ -377,6 +390,21 @@ export function loadFixture(input: Fixture, deps: Deps): State {
     reserveId(state, 'realm_emoji', Number(e.id));
   }
 
+  (fixture.channel_folders ?? []).forEach((f, index) => {
+    const description = f.description ?? '';
+    state.channelFolders.set(f.id, {
+      id: f.id,
+      name: f.name,
+      description,
+      renderedDescription: renderDescription(state, description),
+      order: index,
+      dateCreated: f.date_created ?? created,
+      creatorId: f.creator ? idOf(f.creator) : null,
+      isArchived: f.is_archived ?? false,
+    });
+    reserveId(state, 'channel_folder', f.id);
+  });
+
   const streams = [...fixture.streams].sort((a, b) => a.id - b.id);
   for (const s of streams) {
     const creatorId = s.creator ? idOf(s.creator) : null;
@@ -394,7 +422,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
       is_archived: s.is_archived ?? false,
       message_retention_days: s.message_retention_days ?? null,
       topics_policy: s.topics_policy ?? 'inherit',
-      folder_id: null,
+      folder_id: s.folder_id ?? null,
       email_token: emailToken(deps),
       recipient_id: nextId(state, 'recipient'),
       groups: defaultChannelGroups(state, creatorId),

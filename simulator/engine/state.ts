@@ -283,6 +283,20 @@ export interface UserStatusRecord {
   reaction_type: string;
 }
 
+/** A named group of channels in the sidebar (Zulip's ChannelFolder). */
+export interface ChannelFolderRecord {
+  id: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  /** Position among the realm's folders (a new folder's order is its id). */
+  order: number;
+  /** Unix seconds. */
+  dateCreated: number;
+  creatorId: number | null;
+  isArchived: boolean;
+}
+
 /** An email the server would have sent (no I/O in the simulator: recorded instead). */
 export interface OutboxEmail {
   to: string;
@@ -330,6 +344,8 @@ export interface State {
   savedSnippets: Map<number, SavedSnippetRecord>;
   /** Every user's navigation views, in creation order. */
   navigationViews: NavigationViewRecord[];
+  /** The realm's channel folders by id, archived ones included. */
+  channelFolders: Map<number, ChannelFolderRecord>;
 }
 
 export function emptyState(realm: Realm): State {
@@ -350,6 +366,7 @@ export function emptyState(realm: Realm): State {
     drafts: new Map(),
     savedSnippets: new Map(),
     navigationViews: [],
+    channelFolders: new Map(),
   };
 }
 

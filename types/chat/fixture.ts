@@ -39,6 +39,10 @@ export interface Fixture {
   realm: FixtureRealm;
   custom_profile_fields?: FixtureProfileField[];
   realm_emoji?: FixtureRealmEmoji[];
+  /**
+   * The realm's channel folders, in their sidebar order; channels name theirs with folder_id.
+   */
+  channel_folders?: FixtureChannelFolder[];
   users: FixtureUser[];
   streams: FixtureStream[];
   user_groups?: FixtureUserGroup[];
@@ -195,6 +199,18 @@ export interface FixtureRealmEmoji {
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema
+ * via the `definition` "FixtureChannelFolder".
+ */
+export interface FixtureChannelFolder {
+  id: number;
+  name: string;
+  description?: string;
+  creator?: Email;
+  date_created?: number;
+  is_archived?: boolean;
+}
+/**
+ * This interface was referenced by `Fixture`'s JSON-Schema
  * via the `definition` "FixtureUser".
  */
 export interface FixtureUser {
@@ -253,6 +269,10 @@ export interface FixtureStream {
   date_created?: number;
   message_retention_days?: number | null;
   topics_policy?: 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+  /**
+   * Id of one of the fixture's channel_folders.
+   */
+  folder_id?: number;
   subscribers?: Email[];
 }
 /**

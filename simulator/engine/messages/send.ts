@@ -20,6 +20,7 @@ import {
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
+import { unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
 import { apiFlags, DEFAULT_FORMAT, formatMessage } from './format.ts';
 import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
@@ -181,16 +182,6 @@ function streamIndicator(to: string): string | number {
 /** Django's escape(), which Zulip applies to the channel name in this error. */
 function djangoEscape(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
-}
-
-/** check_string_is_printable: 1-based position of the first control, surrogate or unassigned character. */
-function unprintablePosition(text: string): number | undefined {
-  let position = 0;
-  for (const ch of text) {
-    position++;
-    if (/[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch)) return position;
-  }
-  return undefined;
 }
 
 function checkChannelName(name: string): string {

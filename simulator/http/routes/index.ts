@@ -1,6 +1,7 @@
 /** THE route table: every endpoint the simulator serves, in one list. */
 import type { Route } from '../route.ts';
 import { authRoutes } from './auth.ts';
+import { channelFolderRoutes } from './channel-folders.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
 import { groupRoutes } from './groups.ts';
@@ -22,4 +23,5 @@ export const routes: readonly Route[] = [
   ...draftRoutes,
   ...personalRoutes,
   ...groupRoutes,
+  ...channelFolderRoutes,
 ];

@@ -1,0 +1,65 @@
+/** Channel folder endpoints (reference part 2 §10). */
+import {
+  MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
+  MAX_CHANNEL_FOLDER_NAME_LENGTH,
+  createChannelFolder,
+  listChannelFolders,
+  reorderChannelFolders,
+  updateChannelFolder,
+} from '../../engine/channel-folders.ts';
+import { commit } from '../../engine/core.ts';
+import type { Route } from '../route.ts';
+
+export const channelFolderRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/channel_folders/create',
+    auth: 'admin',
+    summary: 'create a channel folder',
+    params: [
+      { name: 'description', type: 'string', required: true, maxLength: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH },
+      { name: 'name', type: 'string', required: true, maxLength: MAX_CHANNEL_FOLDER_NAME_LENGTH },
+    ],
+    handler({ engine, user, params }) {
+      return commit(engine, createChannelFolder(engine, user!, params.name as string, params.description as string));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channel_folders',
+    auth: 'user',
+    summary: "the organization's channel folders, in their order",
+    params: [{ name: 'include_archived', type: 'bool', default: false }],
+    handler: ({ engine, params }) => ({ channel_folders: listChannelFolders(engine, params.include_archived as boolean) }),
+  },
+  {
+    method: 'PATCH',
+    path: '/channel_folders',
+    auth: 'admin',
+    summary: 'reorder the channel folders (every folder id, archived ones included)',
+    params: [{ name: 'order', type: 'int_array', required: true }],
+    handler({ engine, params }) {
+      return commit(engine, reorderChannelFolders(engine, params.order as number[]));
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/channel_folders/{channel_folder_id}',
+    auth: 'admin',
+    summary: 'rename, describe, archive or unarchive a channel folder',
+    params: [
+      { name: 'channel_folder_id', type: 'int', in: 'path', required: true },
+      { name: 'description', type: 'string', maxLength: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH },
+      { name: 'is_archived', type: 'bool' },
+      { name: 'name', type: 'string', maxLength: MAX_CHANNEL_FOLDER_NAME_LENGTH },
+    ],
+    handler({ engine, user, params }) {
+      const changes = {
+        name: params.name as string | undefined,
+        description: params.description as string | undefined,
+        isArchived: params.is_archived as boolean | undefined,
+      };
+      return commit(engine, updateChannelFolder(engine, user!, params.channel_folder_id as number, changes));
+    },
+  },
+];
