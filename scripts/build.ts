@@ -1,32 +1,39 @@
 /**
  * `npm run build`: content/ → dist/ (the JSON API under dist/api/v1 plus the agent files).
- *   --content <dir>   content folder (default content/)
- *   --out <dir>       output folder (default dist/)
- *   --site-url <url>  the website's base address (default: env SITE_URL, else the organization's site)
- *   --watch           rebuild on change; a failed rebuild keeps the last good dist/
- *   --serve           with --watch: also serve dist/ (--port, env PORT, default 8080)
- * Exit code 1 when the content has problems; they are all listed, sorted by file.
+ * Exit code 1 when the content has problems (they are all listed, sorted by file), 2 for a
+ * wrong invocation.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildCatalog } from './catalog/pipeline.ts';
 import { watchCatalog } from './catalog/watch.ts';
-import { startCatalogServer } from './serve.ts';
+import { parseCli, portOf } from './cli/args.ts';
+import { startCatalogServer } from './cli/catalog-server.ts';
+import { PROJECT_ROOT } from './cli/root.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `Usage: npm run build -- [--content DIR] [--out DIR] [--site-url URL] [--watch] [--serve]
 
-const { values } = parseArgs({
-  options: {
-    content: { type: 'string', default: path.join(root, 'content') },
-    out: { type: 'string', default: path.join(root, 'dist') },
-    'site-url': { type: 'string', default: process.env.SITE_URL },
-    watch: { type: 'boolean', default: false },
-    serve: { type: 'boolean', default: false },
-    port: { type: 'string', default: process.env.PORT ?? '8080' },
-    host: { type: 'string', default: '127.0.0.1' },
-  },
+Compiles the Markdown content into the JSON API and the agent files. A build with problems
+lists them all and leaves the previous output untouched.
+
+  --content DIR    content folder (default content/)
+  --out DIR        output folder (default dist/)
+  --site-url URL   the website's base address (default env SITE_URL, else the organization's site)
+  --watch          rebuild on every change; a failed rebuild keeps the last good output
+  --serve          also serve the output (after the build, or while watching)
+  --port N         port for --serve (default env PORT, else 8080; 0 picks a free one)
+  --host H         address for --serve (default 127.0.0.1)
+  -h, --help       this text`;
+
+const values = parseCli(USAGE, {
+  content: { type: 'string', default: path.join(PROJECT_ROOT, 'content') },
+  out: { type: 'string', default: path.join(PROJECT_ROOT, 'dist') },
+  'site-url': { type: 'string', default: process.env.SITE_URL },
+  watch: { type: 'boolean', default: false },
+  serve: { type: 'boolean', default: false },
+  port: { type: 'string', default: process.env.PORT ?? '8080' },
+  host: { type: 'string', default: '127.0.0.1' },
 });
+const port = values.serve ? portOf('--port', values.port, USAGE) : 0;
 
 const options = {
   contentDir: path.resolve(values.content),
@@ -36,17 +43,21 @@ const options = {
   report: (text: string) => console.error(text),
 };
 
+async function serve(): Promise<void> {
+  const server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
+  console.log(`Serving ${server.url}/api/v1/index.json`);
+}
+
 if (values.watch) {
   await watchCatalog(options, { report: (line) => console.error(line) });
-  if (values.serve) {
-    const server = await startCatalogServer({ dir: options.outDir, port: Number(values.port), host: values.host });
-    console.log(`Serving ${server.url}/api/v1/index.json`);
-  }
+  if (values.serve) await serve();
   console.log(`Watching ${path.relative(process.cwd(), options.contentDir) || '.'} for changes (Ctrl-C to stop)`);
 } else {
   const result = await buildCatalog(options);
   if (!result.ok) {
     console.error(`${path.relative(process.cwd(), options.outDir) || options.outDir} left untouched.`);
     process.exitCode = 1;
+  } else if (values.serve) {
+    await serve();
   }
 }

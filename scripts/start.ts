@@ -3,26 +3,37 @@
  * `dist/` and runs the chat simulator on the default fixture, side by side, until Ctrl-C.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { DEFAULT_SEED } from '../simulator/index.ts';
 import { buildCatalog } from './catalog/pipeline.ts';
-import { startCatalogServer } from './serve.ts';
-import { startSimulatorServer } from './simulator.ts';
+import { parseCli, portOf } from './cli/args.ts';
+import { startCatalogServer } from './cli/catalog-server.ts';
+import { PROJECT_ROOT } from './cli/root.ts';
+import { startSimulatorServer } from './cli/simulator-server.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = `Usage: npm start -- [--catalog-port N] [--simulator-port N] [--host H] [--seed S]
 
-const { values } = parseArgs({
-  options: {
-    'catalog-port': { type: 'string', default: process.env.PORT ?? '8080' },
-    'simulator-port': { type: 'string', default: process.env.SIMULATOR_PORT ?? '9991' },
-    host: { type: 'string', default: '127.0.0.1' },
-    seed: { type: 'string', default: '1' },
-  },
+Builds the catalog from content/ into dist/, serves it, and runs the chat simulator beside it.
+
+  --catalog-port N     catalog server port (default env PORT, else 8080)
+  --simulator-port N   simulator port (default env SIMULATOR_PORT, else 9991)
+  --host H             address both listen on (default 127.0.0.1)
+  --seed S             the simulator's seed: fixes its API keys (default ${DEFAULT_SEED}, as npm run simulator)
+  -h, --help           this text
+
+Environment: SITE_URL sets the website address the catalog links to.`;
+
+const values = parseCli(USAGE, {
+  'catalog-port': { type: 'string', default: process.env.PORT ?? '8080' },
+  'simulator-port': { type: 'string', default: process.env.SIMULATOR_PORT ?? '9991' },
+  host: { type: 'string', default: '127.0.0.1' },
+  seed: { type: 'string', default: String(DEFAULT_SEED) },
 });
+const catalogPort = portOf('--catalog-port', values['catalog-port'], USAGE);
+const simulatorPort = portOf('--simulator-port', values['simulator-port'], USAGE);
 
 const built = await buildCatalog({
-  contentDir: path.join(root, 'content'),
-  outDir: path.join(root, 'dist'),
+  contentDir: path.join(PROJECT_ROOT, 'content'),
+  outDir: path.join(PROJECT_ROOT, 'dist'),
   siteUrl: process.env.SITE_URL,
   log: (line) => console.log(line),
   report: (text) => console.error(text),
@@ -32,15 +43,11 @@ if (!built.ok) {
   process.exit(1);
 }
 
-const catalog = await startCatalogServer({
-  dir: path.join(root, 'dist'),
-  port: Number(values['catalog-port']),
-  host: values.host,
-});
+const catalog = await startCatalogServer({ dir: path.join(PROJECT_ROOT, 'dist'), port: catalogPort, host: values.host });
 console.log(`Catalog API:    ${catalog.url}/api/v1/index.json`);
 
 const simulator = await startSimulatorServer({
-  port: Number(values['simulator-port']),
+  port: simulatorPort,
   host: values.host,
   seed: values.seed,
 });

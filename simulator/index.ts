@@ -20,6 +20,10 @@ export { routes } from './http/routes/index.ts';
 
 export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
 
+/** The seed when none is given: `npm start`, `npm run simulator` and createSimulator() share it, so
+ * the API keys one prints are the keys the other accepts. */
+export const DEFAULT_SEED = 0;
+
 export interface SimulatorOptions {
   /** A fixture object, or a path to a fixture JSON file. Default: the dev realm. */
   fixture?: Fixture | string;
@@ -113,7 +117,7 @@ function plain(value: unknown): unknown {
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const fixture = typeof options.fixture === 'string' ? loadFixtureFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
-  const seed = options.seed ?? 0;
+  const seed = options.seed ?? DEFAULT_SEED;
   const build = (): Engine => createEngine(fixture, { seed, clock: options.clock ?? defaultClock(fixture) });
   let engine = build();
   const handle = createDispatcher(() => engine, routes);

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { basicAuth, createSimulator } from '../../simulator/index.ts';
 import { sendMessage } from '../../simulator/engine/messages/send.ts';
 import { getUserByEmail } from '../../simulator/engine/core.ts';
+import { parseCli } from '../cli/args.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = 16;
@@ -335,7 +336,18 @@ async function main(): Promise<void> {
   for (const [a, b, c] of rows) console.log(`${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
 }
 
-if (process.argv.includes('--load-server')) {
+const USAGE = `Usage: npm run bench:sim
+
+Measures the simulator: in-process requests per second, HTTP throughput for a read and a write
+beside a bare node:http floor, GET /messages narrows over ${STORED_MESSAGES.toLocaleString('en')} stored messages, and the
+memory per stored message. Prints medians over rounds; never fails on a threshold.
+
+  -h, --help   this text`;
+
+// --load-server is how the benchmark starts its own load-generator process.
+const cli = parseCli(USAGE, { 'load-server': { type: 'boolean', default: false } });
+
+if (cli['load-server']) {
   // Load-generator child: one load per IPC message, answered with its result.
   raisePriority();
   process.on('message', (load) => {

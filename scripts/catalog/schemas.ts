@@ -5,12 +5,12 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { fastFormats } from 'ajv-formats/dist/formats.js';
+import { PROJECT_ROOT } from '../cli/root.ts';
 
-export const SCHEMA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schemas/catalog');
+export const SCHEMA_DIR = path.join(PROJECT_ROOT, 'schemas', 'catalog');
 const SUFFIX = '.schema.json';
 
 export type JsonSchema = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
-import { startCatalogServer, type CatalogServer } from '../../scripts/serve.ts';
+import { startCatalogServer, type CatalogServer } from '../../scripts/cli/catalog-server.ts';
 import { schemaRegistry } from '../../scripts/catalog/schemas.ts';
 import { CONTENT, ROOT, cleanupTemp, tempDir } from './helpers.ts';
 

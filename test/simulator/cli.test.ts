@@ -1,6 +1,6 @@
-/** scripts/simulator.ts: startSimulatorServer, as `npm start` and `npm run simulator` use it. */
+/** scripts/cli/simulator-server.ts: startSimulatorServer, as `npm start` and `npm run simulator` use it. */
 import { describe, expect, it, vi } from 'vitest';
-import { startSimulatorServer } from '../../scripts/simulator.ts';
+import { startSimulatorServer } from '../../scripts/cli/simulator-server.ts';
 import { createSimulator } from '../../simulator/index.ts';
 
 describe('startSimulatorServer', () => {
@@ -39,7 +39,7 @@ describe('the start-up banner', () => {
 });
 
 describe('npm run simulator -- --help', () => {
-  it('prints the usage and exits 0; an unknown flag exits 1 naming the flags', async () => {
+  it('prints the usage and exits 0; an unknown flag or a bad port is a usage error (exit 2)', async () => {
     const { execFile } = await import('node:child_process');
     const run = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
@@ -51,10 +51,11 @@ describe('npm run simulator -- --help', () => {
     expect(help).toMatchObject({ code: 0 });
     expect(help.stdout).toContain('Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE]');
     const bogus = await run(['--bogus']);
-    expect(bogus.code).toBe(1);
-    expect(bogus.stderr).toContain('unknown flag --bogus (flags: --port, --host, --seed, --fixture)');
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("Unknown option '--bogus'");
+    expect(bogus.stderr).toContain('Usage: npm run simulator');
     const port = await run(['--port', '70000']);
-    expect(port.code).toBe(1);
+    expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be an integer between 0 and 65535');
   });
 });

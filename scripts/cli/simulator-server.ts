@@ -1,0 +1,52 @@
+/**
+ * The chat simulator on a port (used by `npm run simulator` and `npm start`), printing every
+ * fixture user's email, role and API key.
+ */
+import { createSimulator, DEFAULT_SEED, type Clock } from '../../simulator/index.ts';
+
+export interface SimulatorServerOptions {
+  port?: number;
+  host?: string;
+  seed?: number | string;
+  fixturePath?: string;
+  /** Default: wall-clock time (a live server). */
+  clock?: Clock;
+  /** Print the banner and user table (default true). */
+  print?: boolean;
+}
+
+const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
+
+export async function startSimulatorServer(options: SimulatorServerOptions = {}) {
+  const simulator = createSimulator({
+    ...(options.fixturePath ? { fixture: options.fixturePath } : {}),
+    seed: options.seed ?? DEFAULT_SEED,
+    clock: options.clock ?? { now: () => Date.now() / 1000 },
+  });
+  const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1');
+  if (options.print ?? true) {
+    const lines = [`Chat simulator listening: ${server.url}`, ''];
+    const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);
+    const width = Math.max(...users.map((u) => u.delivery_email.length), 5);
+    lines.push(`${'email'.padEnd(width)}  ${'role'.padEnd(13)}  api key`);
+    for (const u of users) {
+      const role = u.is_bot ? `bot (${ROLE_NAMES[u.role]})` : ROLE_NAMES[u.role]!;
+      lines.push(`${u.delivery_email.padEnd(width)}  ${role.padEnd(13)}  ${u.api_key}`);
+    }
+    lines.push('', 'Passwords (POST /fetch_api_key) are stated per user in the fixture; the dev realm uses <local part>-password.');
+    if (!isLoopback(options.host ?? '127.0.0.1')) {
+      // dev_fetch_api_key and the fixture's passwords hand out every account to whoever asks.
+      lines.push(
+        '',
+        `WARNING: listening on ${options.host}, not loopback: anyone who can reach this port can take any account`,
+        '(POST /dev_fetch_api_key needs no password). Use --host 127.0.0.1 unless the network is yours alone.',
+      );
+    }
+    console.log(lines.join('\n'));
+  }
+  return { ...server, simulator };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}

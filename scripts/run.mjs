@@ -1,0 +1,179 @@
+/**
+ * Runs an entry point of the project as compiled JavaScript, compiling it first when it is
+ * missing or older than any file it is made of. Every npm script goes through here, so an edit
+ * to a .ts file takes effect on the next run without a manual step, and no run pays for
+ * compiling TypeScript at start-up (tsx did, about 0.3 s per run).
+ *
+ *   node scripts/run.mjs <entry> [args…]      run an entry (see ENTRIES), compiling it if stale
+ *   node scripts/run.mjs --compile [entry…]   compile entries (all by default): `npm run prepare`
+ *
+ * Each entry is bundled by esbuild into one ES module, packages included: one file to read and
+ * no module resolution at start-up (measured faster than bundling only the project's own code,
+ * and than tsc's file-per-module output). The bundles live in node_modules/.cache/compiled/
+ * (never committed; `npm ci` starts them afresh), each beside a manifest of its inputs with their
+ * modification times and sizes: checking freshness is one stat per project file plus one for
+ * node_modules/.package-lock.json, which npm rewrites whenever a package changes.
+ *
+ * With RUN_USAGE_FILE set, the process writes its resource usage (CPU time, peak RSS) there
+ * as JSON when it exits: npm run bench:build measures whole processes with it.
+ *
+ * This file is plain JavaScript because it is what runs before anything is compiled. The tests
+ * run the TypeScript sources directly (vitest); test/cli/run.test.ts covers this launcher.
+ */
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Entry name → its TypeScript source. Entry points are only ever run, never imported. */
+export const ENTRIES = {
+  build: 'scripts/build.ts',
+  serve: 'scripts/serve.ts',
+  simulator: 'scripts/simulator.ts',
+  start: 'scripts/start.ts',
+  types: 'scripts/gen-types.ts',
+  'bench-build': 'scripts/bench/build.ts',
+  'bench-floor': 'scripts/bench/floor.ts',
+  'bench-sim': 'scripts/bench/simulator.ts',
+};
+
+/** Changes whenever the compile options below change, so every bundle is rebuilt once. */
+const FORMAT = 'esbuild-esm-node20-bundled-1';
+/** npm rewrites it on every install, update or removal of a package. */
+const PACKAGES_STAMP = 'node_modules/.package-lock.json';
+
+/**
+ * @typedef {{ root: string, outdir: string, entries: Record<string, string> }} Project
+ * @typedef {{ format: string, inputs: [string, [number, number] | null][] }} Manifest
+ */
+
+/** @type {Project} */
+export const PROJECT = { root: ROOT, outdir: path.join(ROOT, 'node_modules', '.cache', 'compiled'), entries: ENTRIES };
+
+/** @param {Project} project @param {string} name */
+export function bundlePath(project, name) {
+  return path.join(project.outdir, `${name}.mjs`);
+}
+
+/** @param {Project} project @param {string} name */
+function manifestPath(project, name) {
+  return path.join(project.outdir, `${name}.inputs.json`);
+}
+
+/** @param {string} file @returns {[number, number] | null} */
+function stamp(file) {
+  try {
+    const st = statSync(file);
+    return [st.mtimeMs, st.size];
+  } catch {
+    return null;
+  }
+}
+
+/** True when the bundle exists and no input changed since it was made. */
+export function isFresh(/** @type {Project} */ project, /** @type {string} */ name) {
+  /** @type {Manifest} */
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath(project, name), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (manifest.format !== FORMAT || !stamp(bundlePath(project, name))) return false;
+  // A file missing then and now (a project without packages) is no change either.
+  return manifest.inputs.every(([rel, then]) => {
+    const now = stamp(path.join(project.root, rel));
+    return now === then || (now !== null && then !== null && now[0] === then[0] && now[1] === then[1]);
+  });
+}
+
+/** Write beside, then rename: a concurrent run reads the old file or the new one, never half. */
+function writeAtomically(/** @type {string} */ file, /** @type {string | Uint8Array} */ data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
+}
+
+/**
+ * Compile entries into the project's outdir. Throws an Error whose message lists esbuild's
+ * diagnostics when the sources do not compile.
+ * @param {Project} project @param {string[]} names
+ */
+export async function compile(project, names) {
+  const { build } = await import('esbuild');
+  mkdirSync(project.outdir, { recursive: true });
+  await Promise.all(names.map(async (name) => {
+    const source = project.entries[name];
+    if (!source) throw new Error(`unknown entry "${name}" (entries: ${Object.keys(project.entries).join(', ')})`);
+    let result;
+    try {
+      result = await build({
+        absWorkingDir: project.root,
+        entryPoints: { [name]: source },
+        outdir: project.outdir,
+        outExtension: { '.js': '.mjs' },
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        // Packages written as CommonJS call require() for Node's built-ins.
+        banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+        sourcemap: 'linked',
+        sourcesContent: false,
+        metafile: true,
+        write: false,
+        logLevel: 'silent',
+      });
+    } catch (error) {
+      const errors = /** @type {{ errors?: { text: string, location?: { file: string, line: number, column: number } }[] }} */ (error).errors ?? [];
+      const lines = errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text));
+      throw new Error(`${source} does not compile:\n${lines.join('\n') || String(error)}`);
+    }
+    for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
+    // The project's own files are checked one by one; packages through npm's stamp.
+    const own = Object.keys(result.metafile.inputs).filter((rel) => !rel.split('/').includes('node_modules'));
+    /** @type {Manifest} */
+    const manifest = { format: FORMAT, inputs: [...own, PACKAGES_STAMP].map((rel) => [rel, stamp(path.join(project.root, rel))]) };
+    writeAtomically(manifestPath(project, name), `${JSON.stringify(manifest)}\n`);
+  }));
+}
+
+/** Compile errors are the user's to read: their message, exit 1, no stack of this launcher. */
+async function compileOrExit(/** @type {string[]} */ names) {
+  try {
+    await compile(PROJECT, names);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
+
+async function main() {
+  const [first = '--help', ...rest] = process.argv.slice(2);
+  if (first === '--compile') {
+    const names = rest.length > 0 ? rest : Object.keys(ENTRIES);
+    await compileOrExit(names);
+    console.log(`Compiled ${names.length} entry point(s) into ${path.relative(process.cwd(), PROJECT.outdir)}`);
+    return;
+  }
+  if (!(first in ENTRIES)) {
+    const help = first === '--help' || first === '-h';
+    (help ? console.log : console.error)(`Usage: node scripts/run.mjs <entry> [args…] | --compile [entry…]\nEntries: ${Object.keys(ENTRIES).join(', ')}`);
+    if (!help) process.exit(2);
+    return;
+  }
+  if (!isFresh(PROJECT, first)) await compileOrExit([first]);
+  const usageFile = process.env.RUN_USAGE_FILE;
+  if (usageFile) {
+    // For benchmarks: this process's own CPU time and peak memory, read after it exits.
+    process.on('exit', () => writeFileSync(usageFile, JSON.stringify(process.resourceUsage())));
+  }
+  // Stack traces then name the .ts sources, lines and columns.
+  process.setSourceMapsEnabled(true);
+  const bundle = bundlePath(PROJECT, first);
+  process.argv.splice(1, 2, bundle);
+  await import(pathToFileURL(bundle).href);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
