@@ -13,6 +13,7 @@ import {
   CHANNEL_GROUP_SETTINGS,
   EMAIL_VISIBILITY,
   INVALID_GROUP_NAME_PREFIXES,
+  REALM_MESSAGE_GROUP_SETTINGS,
   ROLE,
   emptyState,
   nextId,
@@ -21,6 +22,7 @@ import {
   type ChannelGroupSetting,
   type GroupSettingValue,
   type Realm,
+  type RealmMessageGroupSetting,
   type State,
   type StreamRecord,
   type SubscriptionRecord,
@@ -244,7 +246,39 @@ function buildRealm(fixture: Fixture): Realm {
     create_multiuse_invite_group: 0,
     can_invite_users_group: 0,
     waiting_period_threshold: r.waiting_period_threshold ?? 0,
+    allow_message_editing: r.allow_message_editing ?? true,
+    message_content_edit_limit_seconds: timeLimit(r.message_content_edit_limit_seconds, 600),
+    message_content_delete_limit_seconds: timeLimit(r.message_content_delete_limit_seconds, 600),
+    move_messages_within_stream_limit_seconds: timeLimit(r.move_messages_within_stream_limit_seconds, 604_800),
+    move_messages_between_streams_limit_seconds: timeLimit(r.move_messages_between_streams_limit_seconds, 604_800),
+    message_edit_history_visibility_policy: r.message_edit_history_visibility_policy ?? 'all',
+    // Group settings are resolved once the system groups exist (realmMessageGroups).
+    can_move_messages_between_topics_group: 0,
+    can_move_messages_between_channels_group: 0,
+    can_resolve_topics_group: 0,
+    can_delete_any_message_group: 0,
+    can_delete_own_message_group: 0,
   };
+}
+
+/** A fixture time limit: absent means Zulip's default, null means unlimited. */
+function timeLimit(value: number | null | undefined, fallback: number): number | null {
+  return value === undefined ? fallback : value;
+}
+
+/** Zulip's defaults for the realm's message permission groups (REALM_PERMISSION_GROUP_SETTINGS). */
+const REALM_MESSAGE_GROUP_DEFAULTS: Record<RealmMessageGroupSetting, string> = {
+  can_move_messages_between_topics_group: 'role:everyone',
+  can_move_messages_between_channels_group: 'role:members',
+  can_resolve_topics_group: 'role:everyone',
+  can_delete_any_message_group: 'role:administrators',
+  can_delete_own_message_group: 'role:everyone',
+};
+
+function realmMessageGroups(state: State, r: Fixture['realm']): void {
+  for (const key of REALM_MESSAGE_GROUP_SETTINGS) {
+    state.realm[key] = state.realm.system_groups[r[key] ?? REALM_MESSAGE_GROUP_DEFAULTS[key]]!;
+  }
 }
 
 /**
@@ -323,6 +357,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
   const created = fixture.realm.date_created ?? 1_700_000_000;
   createSystemGroups(state);
   setRealmGroupDefaults(state, fixture);
+  realmMessageGroups(state, fixture.realm);
 
   for (const f of fixture.custom_profile_fields ?? []) {
     realm.custom_profile_fields.push({

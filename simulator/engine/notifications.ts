@@ -8,15 +8,24 @@ import { compareCodePoints } from './channels.ts';
 import { notificationBot, nowSeconds, type Engine } from './core.ts';
 import type { Effect } from './events.ts';
 import { doSendMessage, type Addressee } from './messages/send.ts';
-import { FLAG_BITS, getMessage, setUserFlagBits, userFlagBits } from './messages/store.ts';
 import type { StreamRecord, UserGroup, UserRecord } from './state.ts';
 
 /** Zulip's MAX_BULK_NEW_SUBSCRIPTION_MESSAGES: above this many recipients no DMs are sent. */
 export const MAX_BULK_NEW_SUBSCRIPTION_MESSAGES = 100;
 
-const mention = (user: UserRecord): string => `@_**${user.full_name}|${user.id}**`;
+/** silent_mention_syntax_for_user: names a user without notifying them. */
+export const silentMention = (user: UserRecord): string => `@_**${user.full_name}|${user.id}**`;
+const mention = silentMention;
 
-function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: string, readBy: number[], actingUser?: UserRecord): Effect[] {
+/** Notification Bot speaks: an internal send, read from the start for `readBy`. */
+export function sendNotice(
+  engine: Engine,
+  bot: UserRecord,
+  addressee: Addressee,
+  content: string,
+  readBy: Iterable<number>,
+  actingUser?: UserRecord,
+): { id: number; events: Effect[] } {
   const { value, events } = doSendMessage(engine, {
     sender: bot,
     ...(actingUser ? { actingUser } : {}),
@@ -27,13 +36,13 @@ function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: st
     queueId: undefined,
     localId: undefined,
     timestamp: nowSeconds(engine),
+    readUserIds: new Set(readBy),
   });
-  const message = getMessage(engine.state.messages, value.id);
-  for (const userId of readBy) {
-    const bits = message ? userFlagBits(message, userId) : undefined;
-    if (message && bits !== undefined) setUserFlagBits(engine.state.messages, message, userId, bits | FLAG_BITS.read);
-  }
-  return events;
+  return { id: value.id, events };
+}
+
+function send(engine: Engine, bot: UserRecord, addressee: Addressee, content: string, readBy: number[], actingUser?: UserRecord): Effect[] {
+  return sendNotice(engine, bot, addressee, content, readBy, actingUser).events;
 }
 
 function policyName(stream: StreamRecord): string {

@@ -101,7 +101,32 @@ export interface Realm {
   can_invite_users_group: GroupSettingValue;
   /** Days before a new member becomes a full member (role:fullmembers). */
   waiting_period_threshold: number;
+  /** Message editing and moving (reference part 4 §0.2, §1). Limits in seconds; null = no limit. */
+  allow_message_editing: boolean;
+  message_content_edit_limit_seconds: number | null;
+  message_content_delete_limit_seconds: number | null;
+  move_messages_within_stream_limit_seconds: number | null;
+  move_messages_between_streams_limit_seconds: number | null;
+  /** Who may read edit history: everything, only moves, or nothing. */
+  message_edit_history_visibility_policy: EditHistoryVisibility;
+  can_move_messages_between_topics_group: GroupSettingValue;
+  can_move_messages_between_channels_group: GroupSettingValue;
+  can_resolve_topics_group: GroupSettingValue;
+  can_delete_any_message_group: GroupSettingValue;
+  can_delete_own_message_group: GroupSettingValue;
 }
+
+export type EditHistoryVisibility = 'all' | 'moves' | 'none';
+
+/** The realm's message permission settings that name a group (Realm.REALM_PERMISSION_GROUP_SETTINGS). */
+export const REALM_MESSAGE_GROUP_SETTINGS = [
+  'can_move_messages_between_topics_group',
+  'can_move_messages_between_channels_group',
+  'can_resolve_topics_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+] as const;
+export type RealmMessageGroupSetting = (typeof REALM_MESSAGE_GROUP_SETTINGS)[number];
 
 export interface UserRecord {
   id: number;

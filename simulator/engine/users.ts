@@ -234,7 +234,7 @@ export function deactivateUser(engine: Engine, actor: UserRecord, params: Deacti
   return doDeactivateUser(engine, actor, target, params);
 }
 
-function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams, events: Effect[]): void {
+function applyActions(engine: Engine, actor: UserRecord, user: UserRecord, params: DeactivateParams, events: Effect[]): void {
   const a = params.actions;
   if (a.delete_profile) {
     user.full_name = `Deleted User ${user.id}`;
@@ -267,7 +267,7 @@ function applyActions(engine: Engine, user: UserRecord, params: DeactivateParams
     directMessages: a.delete_direct_messages === true,
   };
   if (kinds.publicChannels || kinds.privateChannels || kinds.directMessages) {
-    events.push(...deleteMessagesBySender(engine, user.id, kinds));
+    events.push(...deleteMessagesBySender(engine, user.id, kinds, actor.id));
   }
 }
 
@@ -307,11 +307,11 @@ export function doDeactivateUser(
   const deactivated: number[] = [];
   // The target's bots go first, each with the requested actions applied before it is deactivated.
   for (const bot of bots) {
-    applyActions(engine, bot, params, events);
+    applyActions(engine, actor, bot, params, events);
     deactivateOne(engine, bot, events);
     deactivated.push(bot.id);
   }
-  applyActions(engine, target, params, events);
+  applyActions(engine, actor, target, params, events);
   deactivateOne(engine, target, events);
   deactivated.push(target.id);
   if (params.notificationComment !== null) {

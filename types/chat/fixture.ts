@@ -19,6 +19,11 @@ export type FixtureGroupSetting =
     };
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema
+ * via the `definition` "TimeLimit".
+ */
+export type TimeLimit = number | null;
+/**
+ * This interface was referenced by `Fixture`'s JSON-Schema
  * via the `definition` "SystemGroupName".
  */
 export type SystemGroupName =
@@ -108,6 +113,90 @@ export interface FixtureRealm {
   max_stream_description_length?: number;
   max_topic_length?: number;
   max_message_length?: number;
+  /**
+   * Whether senders may edit their messages' content (default true).
+   */
+  allow_message_editing?: boolean;
+  /**
+   * How long after sending content may be edited (default 600; null: no limit).
+   */
+  message_content_edit_limit_seconds?: number | null;
+  /**
+   * How long after sending one may delete one's own message (default 600; null: no limit).
+   */
+  message_content_delete_limit_seconds?: number | null;
+  /**
+   * How long after sending members below moderator may change a topic (default 604800; null: no limit).
+   */
+  move_messages_within_stream_limit_seconds?: number | null;
+  /**
+   * How long after sending members below moderator may move a message to another channel (default 604800; null: no limit).
+   */
+  move_messages_between_streams_limit_seconds?: number | null;
+  /**
+   * What edit history users may read (default all).
+   */
+  message_edit_history_visibility_policy?: 'all' | 'moves' | 'none';
+  /**
+   * Default role:everyone.
+   */
+  can_move_messages_between_topics_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Default role:members.
+   */
+  can_move_messages_between_channels_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Default role:everyone.
+   */
+  can_resolve_topics_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Default role:administrators.
+   */
+  can_delete_any_message_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Default role:everyone.
+   */
+  can_delete_own_message_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
   /**
    * Realm linkifiers in Zulip's form (realm_linkifiers): a Python-style regex with named groups and an RFC 6570 URL template; they render links in message content and topic_links.
    */

@@ -31,9 +31,28 @@ const LINK_TEXT_ESCAPES: Readonly<Record<string, string>> = {
   ']': '&#93;',
 };
 
+const breaksLinkSyntax = (text: string): boolean => new RegExp(INVALID_LINK_TEXT.source).test(text);
+const escapeLinkText = (text: string): string => text.replace(INVALID_LINK_TEXT, (m) => LINK_TEXT_ESCAPES[m] ?? m);
+
+/** url_encoding's encode_channel: `{id}-{name with dashes for spaces}`, hash-encoded. */
+export function encodeChannel(channelId: number, name: string): string {
+  return `${channelId}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
+}
+
 /** get_stream_link_syntax: `#**name**`, or a plain Markdown link when the name would break it. */
 export function channelLinkSyntax(channelId: number, name: string): string {
-  if (!new RegExp(INVALID_LINK_TEXT.source).test(name)) return `#**${name}**`;
-  const text = name.replace(INVALID_LINK_TEXT, (m) => LINK_TEXT_ESCAPES[m] ?? m);
-  return `[#${text}](#narrow/channel/${channelId}-${encodeHashComponent(name.replace(/ /g, '-'))})`;
+  if (!breaksLinkSyntax(name)) return `#**${name}**`;
+  return `[#${escapeLinkText(name)}](#narrow/channel/${encodeChannel(channelId, name)})`;
+}
+
+/** get_stream_topic_link_syntax: `#**channel>topic**`, or a plain Markdown link when either would break it. */
+export function channelTopicLinkSyntax(channelId: number, name: string, topic: string): string {
+  if (!breaksLinkSyntax(name) && !breaksLinkSyntax(topic)) return `#**${name}>${topic}**`;
+  const label = `#${escapeLinkText(name)} > ${escapeLinkText(topic === '' ? 'general chat' : topic)}`;
+  return `[${label}](#narrow/channel/${encodeChannel(channelId, name)}/topic/${encodeHashComponent(topic)})`;
+}
+
+/** stream_message_url: the realm URL of one channel message ("near" link). */
+export function channelMessageUrl(realmUrl: string, channelId: number, name: string, topic: string, messageId: number): string {
+  return `${realmUrl}/#narrow/channel/${encodeChannel(channelId, name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
 }

@@ -2,9 +2,9 @@
 // zerver/lib/streams.py can_access_stream_history): a message one received is always readable;
 // beyond that, channel history is readable for public channels (non-guests), web-public channels,
 // and private channels with shared history that the user is subscribed to.
-import { canAccessStreamContent, isGuest, isSubscribed, type Engine } from '../core.ts';
+import { canAccessStreamContent, isGuest, isSubscribed, subscribersOf, type Engine } from '../core.ts';
 import type { StreamRecord, UserRecord } from '../state.ts';
-import { FLAG_BITS, userFlagBits, type StoredMessage } from './store.ts';
+import { FLAG_BITS, rowUserIds, userFlagBits, type StoredMessage } from './store.ts';
 
 export function canAccessStreamHistory(engine: Engine, user: UserRecord | undefined, stream: StreamRecord): boolean {
   if (!user) return stream.is_web_public && engine.state.realm.enable_spectator_access;
@@ -29,4 +29,27 @@ export function viewerFlagBits(engine: Engine, viewer: UserRecord | undefined, m
 
 export function canAccessMessage(engine: Engine, viewer: UserRecord | undefined, message: StoredMessage): boolean {
   return viewerFlagBits(engine, viewer, message) !== undefined;
+}
+
+/**
+ * event_recipient_ids_for_action_on_messages: who hears about a deletion (or another action) on
+ * messages of one conversation. DMs: whoever received them. Channels: the active subscribers,
+ * narrowed to those who received the messages when history is protected, and widened for public
+ * channels to non-guests holding a UserMessage row (e.g. former subscribers).
+ */
+export function eventRecipientsForMessages(engine: Engine, messages: readonly StoredMessage[]): Set<number> {
+  const first = messages[0];
+  if (!first) return new Set();
+  const rows = new Set(messages.flatMap(rowUserIds));
+  if (first.streamId === null) return rows;
+  const stream = engine.state.streams.get(first.streamId);
+  const subscribers = new Set(stream ? subscribersOf(engine, stream.id) : []);
+  if (!stream) return subscribers;
+  if (!stream.history_public_to_subscribers) return new Set([...rows].filter((id) => subscribers.has(id)));
+  if (stream.invite_only) return subscribers;
+  for (const id of rows) {
+    const user = engine.state.users.get(id);
+    if (user && !isGuest(user)) subscribers.add(id);
+  }
+  return subscribers;
 }

@@ -1,10 +1,12 @@
-// Message deletion (Zulip's do_delete_messages): messages leave the store and every index, and
-// one `delete_message` event goes out per conversation (channel topic or DM conversation).
-// Used when an administrator deactivates a user with the delete_*_messages actions.
+// Message deletion (zerver/actions/message_delete.py do_delete_messages): messages leave the store
+// and every index, their reactions and UserMessage rows with them, and one `delete_message` event
+// goes out per conversation (channel topic, case-insensitively, or DM conversation). Used by
+// DELETE /messages/{id}, by deactivating a user with the delete_*_messages actions, and by
+// undoing a topic resolution within its grace period.
 import { effect, type Effect } from '../events.ts';
-import { subscribersOf, type Engine } from '../core.ts';
-import { canAccessStreamHistory } from './access.ts';
-import { dmKey, getMessage, removeMessages, rowUserIds, topicKey, type StoredMessage } from './store.ts';
+import type { Engine } from '../core.ts';
+import { eventRecipientsForMessages } from './access.ts';
+import { dmKey, getMessage, removeMessages, topicKey, type StoredMessage } from './store.ts';
 
 export interface DeleteKinds {
   publicChannels: boolean;
@@ -12,12 +14,17 @@ export interface DeleteKinds {
   directMessages: boolean;
 }
 
+/** Zulip groups DMs by recipient and channel messages by (recipient, lower-cased topic), DMs first. */
 function conversationKey(m: StoredMessage): string {
-  return m.streamId !== null ? `s${m.streamId}:${topicKey(m.topic)}` : `d${dmKey(m.dmUserIds ?? [])}`;
+  return m.streamId !== null ? `1:${String(m.recipientId).padStart(12, '0')}:${topicKey(m.topic)}` : `0:${dmKey(m.dmUserIds ?? [])}`;
 }
 
-/** Delete the given messages; returns the delete_message events (grouped per conversation). */
-export function deleteMessages(engine: Engine, ids: Iterable<number>): Effect[] {
+/**
+ * Delete the given messages; returns the events in Zulip's order. `actingUserId` (who deleted
+ * them) always hears about it. Each channel group's event names the topic lower-cased, as Zulip's
+ * grouping key does.
+ */
+export function deleteMessages(engine: Engine, ids: Iterable<number>, actingUserId?: number): Effect[] {
   const store = engine.state.messages;
   const groups = new Map<string, StoredMessage[]>();
   for (const id of ids) {
@@ -29,31 +36,35 @@ export function deleteMessages(engine: Engine, ids: Iterable<number>): Effect[] 
     else groups.set(key, [m]);
   }
   const events: Effect[] = [];
-  for (const messages of groups.values()) {
+  for (const key of [...groups.keys()].sort()) {
+    const messages = groups.get(key)!;
     const first = messages[0]!;
     const messageIds = messages.map((m) => m.id).sort((a, b) => a - b);
-    const users = new Set(messages.flatMap(rowUserIds));
+    const users = eventRecipientsForMessages(engine, messages);
+    if (actingUserId !== undefined) users.add(actingUserId);
     if (first.streamId === null) {
+      removeMessages(store, new Set(messageIds));
       events.push(effect({ type: 'delete_message', message_ids: messageIds, message_type: 'private' }, users));
       continue;
     }
-    const stream = engine.state.streams.get(first.streamId);
-    if (stream) {
-      for (const id of subscribersOf(engine, stream.id)) {
-        const user = engine.state.users.get(id);
-        if (user && canAccessStreamHistory(engine, user, stream)) users.add(id);
-      }
+    const streamId = first.streamId;
+    const firstBefore = store.byStream.get(streamId)?.[0];
+    removeMessages(store, new Set(messageIds));
+    // check_update_first_message_id: the channel's first message went away.
+    const stream = engine.state.streams.get(streamId);
+    if (stream && firstBefore !== undefined && messageIds.includes(firstBefore)) {
+      const value = store.byStream.get(streamId)?.[0] ?? null;
+      events.push(effect({ type: 'stream', op: 'update', property: 'first_message_id', value, stream_id: streamId, name: stream.name }, users));
     }
     events.push(
-      effect({ type: 'delete_message', message_ids: messageIds, message_type: 'stream', stream_id: first.streamId, topic: first.topic }, users),
+      effect({ type: 'delete_message', message_ids: messageIds, message_type: 'stream', stream_id: streamId, topic: topicKey(first.topic) }, users),
     );
   }
-  removeMessages(store, new Set([...groups.values()].flat().map((m) => m.id)));
   return events;
 }
 
 /** Every message a user sent, of the requested kinds (channel privacy decides public/private). */
-export function deleteMessagesBySender(engine: Engine, userId: number, kinds: DeleteKinds): Effect[] {
+export function deleteMessagesBySender(engine: Engine, userId: number, kinds: DeleteKinds, actingUserId?: number): Effect[] {
   const ids: number[] = [];
   for (const m of engine.state.messages.messages) {
     if (m.senderId !== userId) continue;
@@ -64,5 +75,15 @@ export function deleteMessagesBySender(engine: Engine, userId: number, kinds: De
     const invite = engine.state.streams.get(m.streamId)?.invite_only === true;
     if (invite ? kinds.privateChannels : kinds.publicChannels) ids.push(m.id);
   }
-  return deleteMessages(engine, ids);
+  return deleteMessages(engine, ids, actingUserId);
+}
+
+/**
+ * For event queues whose client lacks the `bulk_message_deletion` capability: Zulip's
+ * process_deletion_event turns one delete_message event into one event per message, each with
+ * `message_id` instead of `message_ids` (and its own event id).
+ */
+export function legacyDeleteMessageEvents(event: Record<string, unknown>): Record<string, unknown>[] {
+  const { message_ids: ids, ...rest } = event;
+  return (ids as number[]).map((id) => ({ ...rest, message_id: id }));
 }

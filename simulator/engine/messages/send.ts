@@ -64,6 +64,11 @@ export interface CheckedSend {
    * write a DM naming a private channel the bot itself cannot read.
    */
   actingUser?: UserRecord;
+  /**
+   * Recipients whose copy starts out read (Zulip's mark_as_read_user_ids and
+   * limit_unread_user_ids): Notification Bot's notices are read for the user who caused them.
+   */
+  readUserIds?: ReadonlySet<number>;
 }
 
 const TRUNCATION_MARKER = '\n[message truncated]';
@@ -101,10 +106,15 @@ export function normalizeContent(engine: Engine, raw: string): string {
   return truncate(content, engine.state.realm.max_message_length, TRUNCATION_MARKER);
 }
 
-function effectiveTopicsPolicy(engine: Engine, stream: StreamRecord): string {
+export function effectiveTopicsPolicy(engine: Engine, stream: StreamRecord): string {
   if (stream.topics_policy !== 'inherit') return stream.topics_policy;
   const realm = engine.state.realm as unknown as { topics_policy?: string };
   return realm.topics_policy ?? 'allow_empty_topic';
+}
+
+/** Zulip's truncate_topic: the realm's topic length, with "..." marking a cut. */
+export function truncateTopic(engine: Engine, topic: string): string {
+  return truncate(topic, engine.state.realm.max_topic_length, '...');
 }
 
 /** Zulip's truncate_topic after stripping, with the empty-topic spellings of older clients. */
@@ -112,18 +122,24 @@ export function normalizeTopic(engine: Engine, raw: string): string {
   let topic = raw.trim();
   // Clients that do not know the empty topic send its display name, or the legacy "(no topic)".
   if (topic === engine.state.realm.realm_empty_topic_display_name || topic === '(no topic)') topic = '';
-  return truncate(topic, engine.state.realm.max_topic_length, '...');
+  return truncateTopic(engine, topic);
+}
+
+/** MessagesNotAllowedInEmptyTopicError: the channel's topics_policy refuses the empty topic. */
+export function emptyTopicNotAllowed(): ChatError {
+  return ChatError.badRequest('Sending messages to the general chat is not allowed in this channel.');
+}
+
+/** TopicsNotAllowedError: the channel's topics_policy allows only the empty topic. */
+export function onlyEmptyTopicAllowed(): ChatError {
+  return ChatError.badRequest('Only the general chat topic is allowed in this channel.');
 }
 
 /** The channel's topics_policy (check_message, after the sender's access to the channel). */
 function checkTopicsPolicy(engine: Engine, stream: StreamRecord, topic: string): void {
   const policy = effectiveTopicsPolicy(engine, stream);
-  if (topic === '' && policy === 'disable_empty_topic') {
-    throw ChatError.badRequest('Sending messages to the general chat is not allowed in this channel.');
-  }
-  if (topic !== '' && policy === 'empty_topic_only') {
-    throw ChatError.badRequest('Only the general chat topic is allowed in this channel.');
-  }
+  if (topic === '' && policy === 'disable_empty_topic') throw emptyTopicNotAllowed();
+  if (topic !== '' && policy === 'empty_topic_only') throw onlyEmptyTopicAllowed();
 }
 
 /** Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD: one warning per bot per minute. */
@@ -194,7 +210,7 @@ function checkChannelName(name: string): string {
 }
 
 /** Addressee.for_stream_name / for_stream_id: check_stream_topic on the stripped topic. */
-function checkTopicCharacters(topic: string): void {
+export function checkTopicCharacters(topic: string): void {
   const bad = unprintablePosition(topic.trim());
   if (bad !== undefined) throw ChatError.badRequest(`Invalid character in topic, at position ${bad}!`);
 }
@@ -362,7 +378,7 @@ function dmRecipientId(engine: Engine, userIds: readonly number[], senderId: num
   return recipientId;
 }
 
-function topicParticipants(engine: Engine, streamId: number, topic: string): Set<number> {
+export function topicParticipants(engine: Engine, streamId: number, topic: string): Set<number> {
   const ids = engine.state.messages.byTopic.get(streamId)?.get(topicKey(topic)) ?? [];
   const out = new Set<number>();
   // A topic participant is anyone who sent or reacted to a message in the topic.
@@ -379,7 +395,7 @@ function topicParticipants(engine: Engine, streamId: number, topic: string): Set
 /** Above this many people, wildcard mentions need can_mention_many_users_group (Zulip's WILDCARD_MENTION_THRESHOLD). */
 const WILDCARD_MENTION_THRESHOLD = 15;
 
-function checkWildcardMentions(
+export function checkWildcardMentions(
   engine: Engine,
   sender: UserRecord,
   stream: StreamRecord,
@@ -432,7 +448,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     const bot = engine.state.users.get(userId);
     if (bot?.is_bot && (bot.bot_type === 3 || bot.bot_type === 4)) continue;
     let bits = 0;
-    if (userId === sender.id && checked.readBySender) bits |= FLAG_BITS.read;
+    if ((userId === sender.id && checked.readBySender) || checked.readUserIds?.has(userId)) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
     if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;
     if (participants?.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;

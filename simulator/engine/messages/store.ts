@@ -72,13 +72,30 @@ export interface StoredMessage {
   reactions: StoredReaction[] | null;
   /** Packed UserMessage rows: userId * FLAG_SPACE + flag bits, sorted by user id. */
   userFlags: number[];
+  /** Zulip's last_edit_time: the latest edit or move (a move alone sets it too). */
   lastEditTimestamp: number | null;
-  /** Edit history entries (none recorded yet: editing is a later issue). */
-  editHistory: unknown[] | null;
+  /** Edit history as Zulip stores it: newest first; null until the first edit or move. */
+  editHistory: EditHistoryEntry[] | null;
   /** Whether the rendered content has a link / attachment / image (for has: narrows). */
   hasLink: boolean;
   hasAttachment: boolean;
   hasImage: boolean;
+}
+
+/**
+ * One stored edit (Zulip's EditHistoryEvent): who and when, plus what changed. Keys appear in
+ * the order Zulip writes them, since message objects return the stored entries as they are.
+ */
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_rendered_content_version?: number;
+  prev_stream?: number;
+  stream?: number;
+  prev_topic?: string;
+  topic?: string;
 }
 
 export interface DmConversation {
@@ -101,6 +118,11 @@ export interface MessageStore {
   dmConversations: Map<string, DmConversation>;
   /** user id → ids of messages the user has a UserMessage row for, ascending. */
   byUser: Map<number, number[]>;
+  /**
+   * Ids of Notification Bot's "marked this topic as resolved/unresolved" notices (Zulip's
+   * Message.type RESOLVE_TOPIC_NOTIFICATION): undoing within the grace period deletes the notice.
+   */
+  resolveNoticeIds: Set<number>;
 }
 
 export function createMessageStore(): MessageStore {
@@ -112,6 +134,7 @@ export function createMessageStore(): MessageStore {
     byDmKey: new Map(),
     dmConversations: new Map(),
     byUser: new Map(),
+    resolveNoticeIds: new Set(),
   };
 }
 
@@ -173,6 +196,52 @@ export function removeMessages(store: MessageStore, ids: ReadonlySet<number>): v
   for (const topics of store.byTopic.values()) for (const list of topics.values()) keep(list);
   for (const list of store.byDmKey.values()) keep(list);
   for (const list of store.byUser.values()) keep(list);
+  for (const id of ids) store.resolveNoticeIds.delete(id);
+}
+
+function insertSorted(list: number[], id: number): void {
+  list.splice(lowerBound(list, id), 0, id);
+}
+
+function removeSorted(list: number[] | undefined, id: number): void {
+  if (!list) return;
+  const i = lowerBound(list, id);
+  if (list[i] === id) list.splice(i, 1);
+}
+
+/**
+ * Move a channel message to another channel and/or topic, keeping the channel and topic indexes
+ * sorted. A topic left without messages disappears from the index.
+ */
+export function relocateMessage(store: MessageStore, message: StoredMessage, streamId: number, recipientId: number, topic: string): void {
+  const oldStream = message.streamId!;
+  const oldTopics = store.byTopic.get(oldStream);
+  const oldKey = topicKey(message.topic);
+  const oldList = oldTopics?.get(oldKey);
+  removeSorted(oldList, message.id);
+  if (oldList?.length === 0) oldTopics!.delete(oldKey);
+  if (streamId !== oldStream) {
+    removeSorted(store.byStream.get(oldStream), message.id);
+    let list = store.byStream.get(streamId);
+    if (!list) store.byStream.set(streamId, (list = []));
+    insertSorted(list, message.id);
+  }
+  let topics = store.byTopic.get(streamId);
+  if (!topics) store.byTopic.set(streamId, (topics = new Map()));
+  let list = topics.get(topicKey(topic));
+  if (!list) topics.set(topicKey(topic), (list = []));
+  insertSorted(list, message.id);
+  message.streamId = streamId;
+  message.recipientId = recipientId;
+  message.topic = topic;
+}
+
+/** Delete the user's UserMessage row for a message (and its byUser entry), if there is one. */
+export function removeUserRow(store: MessageStore, message: StoredMessage, userId: number): void {
+  const i = findRow(message, userId);
+  if (i < 0) return;
+  message.userFlags.splice(i, 1);
+  removeSorted(store.byUser.get(userId), message.id);
 }
 
 export function getMessage(store: MessageStore, id: number): StoredMessage | undefined {

@@ -50,6 +50,33 @@ function wordIndex(store: MessageStore): WordIndex {
 }
 
 /**
+ * Keep the word index right after a message's content or topic changed in place: `before` is
+ * messageWords() as it was. Without an index yet (or for a message not indexed yet) there is
+ * nothing to do: the index reads messages as they are when it gets to them.
+ */
+export function reindexMessageWords(store: MessageStore, message: StoredMessage, before: ReadonlySet<string>): void {
+  const index = indexes.get(store);
+  if (!index || index.messages !== store.messages) return;
+  const position = store.indexById.get(message.id);
+  if (position === undefined || position >= index.indexed) return;
+  const after = messageWords(message);
+  for (const w of before) {
+    if (after.has(w)) continue;
+    const list = index.ids.get(w);
+    if (!list) continue;
+    const i = lowerBound(list, message.id);
+    if (list[i] === message.id) list.splice(i, 1);
+    if (list.length === 0) index.ids.delete(w);
+  }
+  for (const w of after) {
+    if (before.has(w)) continue;
+    let list = index.ids.get(w);
+    if (!list) index.ids.set(w, (list = []));
+    list.splice(lowerBound(list, message.id), 0, message.id);
+  }
+}
+
+/**
  * The sorted id lists of each keyword, rarest first. A message matches when it is in all of them;
  * callers scan the first (shortest) and test the rest by binary search, so a window of results
  * costs O(window × log n) even when every message contains the words.

@@ -5,6 +5,7 @@ import { channelFolderRoutes } from './channel-folders.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
 import { groupRoutes } from './groups.ts';
+import { messageChangeRoutes } from './message-changes.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
@@ -20,6 +21,7 @@ export const routes: readonly Route[] = [
   ...profileFieldRoutes,
   ...channelRoutes,
   ...messageRoutes,
+  ...messageChangeRoutes,
   ...draftRoutes,
   ...personalRoutes,
   ...groupRoutes,

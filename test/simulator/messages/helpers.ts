@@ -1,5 +1,6 @@
 // Shared helpers for the messages tests: a fresh dev-realm simulator and short request forms.
 import { createSimulator, type Credentials, type Simulator } from '../../../simulator/index.ts';
+import type { Fixture } from '../../../types/chat/fixture.ts';
 
 export function sim(): Simulator {
   return createSimulator({ seed: 7 });
@@ -34,4 +35,29 @@ export function fetchMessages(s: Simulator, as: Credentials, query: Record<strin
 
 export function error(code: string, msg: string, extra: Record<string, unknown> = {}) {
   return { result: 'error', code, msg, ...extra };
+}
+
+export function patch(s: Simulator, as: Credentials, path: string, body: Record<string, unknown>) {
+  return s.request({ method: 'PATCH', path: `/api/v1${path}`, as, body });
+}
+
+/** After every fixture message: the dev realm's history is then between ~1 and ~2 days old. */
+export const LATER = 1_700_200_000;
+
+/** A simulator whose clock stands still until the test moves it (time limits on the simulated clock). */
+export function clockedSim(fixture?: Fixture, start = LATER): { s: Simulator; advance(seconds: number): void; now(): number } {
+  let t = start;
+  const s = createSimulator({ seed: 7, clock: { now: () => t }, ...(fixture ? { fixture } : {}) });
+  return {
+    s,
+    advance(seconds) {
+      t += seconds;
+    },
+    now: () => t,
+  };
+}
+
+/** The events recorded since `mark` (an earlier eventLog length). */
+export function eventsSince(s: Simulator, mark: number) {
+  return s.engine.eventLog.slice(mark);
 }
