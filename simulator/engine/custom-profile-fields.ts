@@ -10,6 +10,7 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { renderMarkdown } from './markdown/index.ts';
 import { renderContext } from './render.ts';
 import type { CustomProfileField, UserRecord } from './state.ts';
+import { codePointLength } from './text.ts';
 
 export const FIELD_TYPE = {
   SHORT_TEXT: 1,
@@ -100,8 +101,7 @@ function checkString(name: string, value: unknown): string {
 
 function checkCappedString(name: string, value: unknown, limit: number): string {
   const text = checkString(name, value);
-  // Python's len: code points.
-  if ([...text].length > limit) throw ChatError.badRequest(`${name} is too long (limit: ${limit} characters)`);
+  if (codePointLength(text) > limit) throw ChatError.badRequest(`${name} is too long (limit: ${limit} characters)`);
   return text;
 }
 

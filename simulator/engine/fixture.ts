@@ -223,6 +223,7 @@ function buildRealm(fixture: Fixture): Realm {
     password_auth_enabled: r.password_auth_enabled ?? true,
     dev_auth_enabled: r.dev_auth_enabled ?? true,
     push_notifications_enabled: r.push_notifications_enabled ?? false,
+    bot_storage_size_limit: r.bot_storage_size_limit ?? 10_000_000,
     send_channel_events_messages: r.send_channel_events_messages ?? true,
     message_retention_days: r.message_retention_days ?? null,
     new_stream_announcements_stream_id: null,

@@ -65,6 +65,8 @@ export interface Realm {
   password_auth_enabled: boolean;
   /** Whether this is the development server (dev_fetch_api_key and dev_list_users work). */
   dev_auth_enabled: boolean;
+  /** Most characters (keys plus values) one bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT). */
+  bot_storage_size_limit: number;
   /** Whether the server can send mobile push notifications (Zulip's push_notifications_configured). */
   push_notifications_enabled: boolean;
   send_channel_events_messages: boolean;
@@ -361,6 +363,8 @@ export interface State {
   counters: Record<string, number>;
   messages: MessageStore;
   outbox: OutboxEmail[];
+  /** Bot id → key → value (Zulip's BotStorageData), keys in insertion order. */
+  botStorage: Map<number, Map<string, string>>;
   /** User id → status, for users who ever set one. */
   userStatuses: Map<number, UserStatusRecord>;
   /** Drafts by id (ascending: creation order). */
@@ -388,6 +392,7 @@ export function emptyState(realm: Realm): State {
     messages: createMessageStore(),
     outbox: [],
     userStatuses: new Map(),
+    botStorage: new Map(),
     drafts: new Map(),
     savedSnippets: new Map(),
     navigationViews: [],

@@ -4,13 +4,10 @@
  * failing parameter (in declaration order) is the one reported.
  */
 import { ChatError } from '../engine/errors.ts';
+import { codePointLength } from '../engine/text.ts';
 import type { ParamSpec } from './route.ts';
 
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
+export { codePointLength };
 
 function parseJson(raw: string, name: string): unknown {
   try {

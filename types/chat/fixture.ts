@@ -91,6 +91,10 @@ export interface FixtureRealm {
    */
   dev_auth_enabled?: boolean;
   /**
+   * Most characters (keys plus values) a bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT); default 10000000.
+   */
+  bot_storage_size_limit?: number;
+  /**
    * Whether the server is set up to send mobile push notifications (reported by GET /server_settings); default false, as on a development server.
    */
   push_notifications_enabled?: boolean;

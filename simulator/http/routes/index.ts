@@ -1,6 +1,7 @@
 /** THE route table: every endpoint the simulator serves, in one list. */
 import type { Route } from '../route.ts';
 import { authRoutes } from './auth.ts';
+import { botStorageRoutes } from './bot-storage.ts';
 import { channelFolderRoutes } from './channel-folders.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
@@ -19,6 +20,7 @@ export const routes: readonly Route[] = [
   ...userRoutes,
   ...statusRoutes,
   ...profileFieldRoutes,
+  ...botStorageRoutes,
   ...channelRoutes,
   ...messageRoutes,
   ...messageChangeRoutes,

@@ -2,7 +2,7 @@
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { MAX_STATUS_TEXT_LENGTH, getStatusOf, updateOwnStatus, updateStatusOf } from '../../engine/user-status.ts';
-import { codePointLength } from '../params.ts';
+import { codePointLength } from '../../engine/text.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 /** Zulip strips the text first, then counts code points (StringConstraints(strip_whitespace, max_length=60)). */
