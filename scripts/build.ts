@@ -25,7 +25,7 @@ lists them all and leaves the previous output untouched.
   -h, --help       this text`;
 
 const values = parseCli(USAGE, {
-  content: { type: 'string', default: path.join(PROJECT_ROOT, 'content') },
+  content: { type: 'string' },
   out: { type: 'string', default: path.join(PROJECT_ROOT, 'dist') },
   'site-url': { type: 'string', default: process.env.SITE_URL },
   watch: { type: 'boolean', default: false },
@@ -35,8 +35,11 @@ const values = parseCli(USAGE, {
 });
 const port = values.serve ? portOf('--port', values.port, USAGE) : 0;
 
+const contentDir = path.resolve(values.content ?? path.join(PROJECT_ROOT, 'content'));
 const options = {
-  contentDir: path.resolve(values.content),
+  contentDir,
+  // Problems are printed under the folder's name as the user typed it (or as seen from here).
+  contentLabel: values.content ?? (path.relative(process.cwd(), contentDir) || '.'),
   outDir: path.resolve(values.out),
   siteUrl: values['site-url'],
   log: (line: string) => console.log(line),

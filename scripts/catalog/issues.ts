@@ -6,6 +6,9 @@
 /** The closed set of problems a build can report; the code is what tests and tools key on. */
 export const ISSUE_CODES = {
   unknown_file: 'is not where a content file can live',
+  encoding_error: 'is not valid UTF-8',
+  empty_file: 'the file is empty',
+  missing_front_matter: 'has no front matter',
   missing_file: 'is required but missing',
   yaml_error: 'has invalid YAML front matter',
   not_an_object: 'front matter must be a mapping of fields',
@@ -31,26 +34,53 @@ export interface Issue {
   field: string;
   code: IssueCode;
   message: string;
+  /** Where in the file, 1-based, when known: the field's key or value, or the YAML error. */
+  line?: number;
+  column?: number;
 }
 
 export function issue(file: string, field: string, code: IssueCode, detail?: string): Issue {
   return { file, field, code, message: detail ?? ISSUE_CODES[code] };
 }
 
-/** Sorted by file, then field, then message: the order is part of the output contract. */
+/**
+ * Problems that stop a file from being read at all. Others often follow from them (a reference
+ * to a slug whose file did not parse), so they are listed first: fix these, then rebuild.
+ */
+const ROOT_CAUSES: ReadonlySet<IssueCode> = new Set(['invalid_config', 'encoding_error', 'empty_file', 'missing_front_matter', 'yaml_error', 'not_an_object', 'unknown_file', 'missing_file']);
+
+export function isRootCause(i: Issue): boolean {
+  return ROOT_CAUSES.has(i.code);
+}
+
+/**
+ * Root causes first, then by file, field and message: the order is part of the output contract.
+ */
 export function sortIssues(issues: readonly Issue[]): Issue[] {
   return [...issues].sort(
-    (a, b) => cmp(a.file, b.file) || cmp(a.field, b.field) || cmp(a.message, b.message),
+    (a, b) => Number(isRootCause(b)) - Number(isRootCause(a)) || cmp(a.file, b.file) || cmp(a.field, b.field) || cmp(a.message, b.message),
   );
 }
 
-export function formatIssue(i: Issue): string {
-  return `${i.file}: ${i.field}: ${i.message} [${i.code}]`;
+export interface FormatOptions {
+  /**
+   * The content folder as the user named it (`--content ../site`): issue files are published as
+   * `content/…` and printed under this name instead, so the paths are the ones the user can open.
+   */
+  contentLabel?: string;
 }
 
-export function formatIssues(issues: readonly Issue[]): string {
+/** `file:line:column: field: message [code]`, the form editors and CI annotate lines from. */
+export function formatIssue(i: Issue, opts: FormatOptions = {}): string {
+  const label = opts.contentLabel?.replace(/[\\/]+$/, '');
+  const file = label !== undefined && i.file.startsWith('content/') ? `${label || '.'}/${i.file.slice('content/'.length)}` : i.file;
+  const at = i.line === undefined ? '' : `:${i.line}:${i.column ?? 1}`;
+  return `${file}${at}: ${i.field}: ${i.message} [${i.code}]`;
+}
+
+export function formatIssues(issues: readonly Issue[], opts: FormatOptions = {}): string {
   const files = new Set(issues.map((i) => i.file)).size;
-  const lines = sortIssues(issues).map((i) => `  ${formatIssue(i)}`);
+  const lines = sortIssues(issues).map((i) => `  ${formatIssue(i, opts)}`);
   const noun = issues.length === 1 ? 'problem' : 'problems';
   return [`Build failed: ${issues.length} ${noun} in ${files} file(s):`, ...lines].join('\n');
 }

@@ -43,11 +43,12 @@ export interface PresentRef extends DraftRef {
 }
 
 /**
- * `present` lists the files that exist but failed validation: references to them are not
- * reported again as dangling (their own issues already stop the build), and they still count
- * when looking for duplicate slugs and addresses.
+ * `present` lists the files that exist but failed to parse or validate: references to them are
+ * not reported again as dangling (their own issues already stop the build), and they still count
+ * when looking for duplicate slugs and addresses. `unreadPages` are page files that could not be
+ * parsed, so their address is unknown: a link to a missing page may mean one of them, and says so.
  */
-export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [], present: readonly PresentRef[] = []): Issue[] {
+export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [], present: readonly PresentRef[] = [], unreadPages: readonly string[] = []): Issue[] {
   const issues: Issue[] = [];
   const slugs = new Map<string, string>(); // `${kind}:${slug}` → file
   const paths = new Map<string, string>(); // site path → file
@@ -70,6 +71,8 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
     } else if (!pathOwner) paths.set(claim.path, claim.file);
     if (claim.doc) issues.push(...checkFaqs(claim.doc));
   }
+
+  const maybe = unreadPages.length === 0 ? '' : ` (or it is the address of ${unreadPages.join(', ')}, which could not be read: fix that first)`;
 
   const positions = new Map<string, string>(); // `${line}:${order}` → file
   for (const doc of ordered) {
@@ -96,11 +99,11 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
     if (doc.kind === 'organization') issues.push(...checkServiceLines(doc));
     if (doc.kind === 'organization' && !paths.has(doc.fm.contact.contact_page)) {
       issues.push(issue(doc.file, 'contact.contact_page', 'dangling_reference',
-        `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path`));
+        `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path${maybe}`));
     }
     for (const target of siteLinks(doc.body)) {
       if (!paths.has(target)) {
-        issues.push(issue(doc.file, 'body', 'dangling_reference', `links to ${target}, which is not a page of the site`));
+        issues.push(issue(doc.file, 'body', 'dangling_reference', `links to ${target}, which is not a page of the site${maybe}`));
       }
     }
   }

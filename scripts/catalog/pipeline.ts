@@ -3,14 +3,16 @@
  * Each stage is its own module; this file only wires them and decides when to stop. Any issue
  * stops the build before `write`, so the previous dist/ is left untouched.
  */
+import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { checkOutputs } from './check-output.ts';
-import { ORGANIZATION_FILE, sitePath, type CollectionKind } from './collections.ts';
+import { classify, ORGANIZATION_FILE, sitePath, type CollectionKind } from './collections.ts';
 import { emitCatalog } from './emit.ts';
 import { formatIssues, issue, sortIssues, type Issue } from './issues.ts';
 import { checkLinks, type DraftRef, type PresentRef } from './link-check.ts';
+import { locateIssues } from './locate.ts';
 import { loadContent, type SourceFile } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
@@ -27,6 +29,8 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Where the list of problems of a failed build goes (the CLI: stderr); defaults to `log`. */
   report?: (text: string) => void;
+  /** The content folder as the user named it, for the paths in that list; default `content`. */
+  contentLabel?: string;
   /** Seconds since the epoch for `generated_at` (reproducible builds); defaults to env SOURCE_DATE_EPOCH. */
   sourceDateEpoch?: string;
 }
@@ -37,8 +41,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const started = performance.now();
   const log = options.log ?? (() => {});
   const fail = (issues: Issue[]): BuildResult => {
-    const sorted = sortIssues(issues);
-    (options.report ?? log)(formatIssues(sorted));
+    const sorted = sortIssues(locateIssues(issues, (file) => readContentFile(options.contentDir, file)));
+    (options.report ?? log)(formatIssues(sorted, { contentLabel: options.contentLabel ?? 'content' }));
     return { ok: false, issues: sorted };
   };
 
@@ -101,9 +105,22 @@ export function checkParsed(results: readonly ParseResult[], log: (line: string)
   const docs: Doc[] = [];
   const drafts: DraftRef[] = [];
   const present: PresentRef[] = [];
+  /** Pages that could not be read: their address is unknown, so links to a page may mean them. */
+  const unreadPages: string[] = [];
   for (const parsed of results) {
     issues.push(...parsed.issues);
-    if (!parsed.doc) continue;
+    if (!parsed.doc) {
+      // The file exists even though it could not be read: it still owns the slug its name gives,
+      // so references to that slug are not reported as dangling on top of its own problem.
+      const file = parsed.issues[0]?.file ?? '';
+      const place = file.startsWith('content/') ? classify(file.slice('content/'.length)) : null;
+      if (place && place.kind !== 'organization') {
+        const pagePath = parsed.salvagedPath ?? null;
+        present.push({ kind: place.kind, slug: place.fileSlug, file, path: place.kind === 'page' ? pagePath : sitePath(place.kind, place.fileSlug) });
+        if (place.kind === 'page' && pagePath === null) unreadPages.push(file);
+      }
+      continue;
+    }
     if (parsed.doc.data.draft === true) {
       log(`Draft left out of every output: ${parsed.doc.file}`);
       if (parsed.doc.kind !== 'organization') drafts.push({ kind: parsed.doc.kind, slug: slugOf(parsed.doc), file: parsed.doc.file });
@@ -114,7 +131,7 @@ export function checkParsed(results: readonly ParseResult[], log: (line: string)
     if (valid.doc) docs.push(valid.doc);
     else if (parsed.doc.kind !== 'organization') present.push(presentRef(parsed.doc));
   }
-  issues.push(...checkLinks(docs, drafts, present));
+  issues.push(...checkLinks(docs, drafts, present, unreadPages));
   // Any result for organization.md (even a parse failure) means the file exists.
   const organization = `content/${ORGANIZATION_FILE}`;
   if (!results.some((r) => (r.doc?.file ?? r.issues[0]?.file) === organization)) {
@@ -132,6 +149,16 @@ function presentRef(doc: ParsedDoc): PresentRef {
 
 function slugOf(doc: ParsedDoc): string {
   return typeof doc.data.slug === 'string' ? doc.data.slug : doc.fileSlug;
+}
+
+/** A content file's text by its published path (`content/…`), for locating its problems. */
+function readContentFile(contentDir: string, file: string): string | null {
+  if (!file.startsWith('content/')) return null;
+  try {
+    return readFileSync(path.join(contentDir, file.slice('content/'.length)), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 async function isDirectory(dir: string): Promise<boolean> {

@@ -2,16 +2,16 @@
  * The whole build on the fixture content: files on disk, schemas, OpenAPI, drafts, determinism,
  * and what a broken content folder does (issues naming file and field, previous dist/ intact).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import { schemaRegistry } from '../../scripts/catalog/schemas.ts';
-import { FIXTURE, ROOT, cleanupTemp, copyContent, edit, put, readJson, readTree, tempDir } from './helpers.ts';
+import { CONTENT, FIXTURE, ROOT, cleanupTemp, copyContent, edit, put, readJson, readTree, tempDir } from './helpers.ts';
 import { schemaFor } from './outputs.ts';
 
 const run = promisify(execFile);
@@ -201,22 +201,108 @@ describe('a broken content folder', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues).toContainEqual(expect.objectContaining(expected));
-    expect(reported.join('\n')).toContain(`  ${expected.file}: ${expected.field}: `);
+    expect(reported.join('\n')).toMatch(new RegExp(`^  ${expected.file.replace(/[.]/g, '\\.')}:\\d+:\\d+: ${expected.field.replace(/[[\]().]/g, '\\$&')}: `, 'm'));
     const after = await readTree(previous);
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [rel, bytes] of before) expect(after.get(rel)?.equals(bytes), rel).toBe(true);
   });
 
-  it('the CLI lists every problem at once, sorted by file, and exits 1', async () => {
+  it('the CLI lists every problem at once, root causes first, each at file:line:column, and exits 1', async () => {
     const content = await copyContent();
     for (const [, breakIt] of BROKEN) await breakIt(content);
     const cli = run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts'), '--content', content, '--out', previous], { cwd: ROOT });
     const failure = await cli.then(() => null, (e: { code: number; stderr: string }) => e);
     expect(failure?.code).toBe(1);
-    const lines = (failure?.stderr ?? '').split('\n').filter((l) => l.startsWith('  content/'));
-    for (const [, , e] of BROKEN) expect(lines.some((l) => l.startsWith(`  ${e.file}: ${e.field}: `) && l.endsWith(`[${e.code}]`)), `${e.file} ${e.field}`).toBe(true);
-    expect(lines).toEqual([...lines].sort());
+    const lines = (failure?.stderr ?? '').split('\n').filter((l) => l.startsWith(`  ${content}/`)).map((l) => l.slice(`  ${content}/`.length));
+    for (const [, , e] of BROKEN) {
+      const file = e.file.slice('content/'.length);
+      expect(lines.some((l) => new RegExp(`^${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: ${e.field.replace(/[[\]().]/g, '\\$&')}: .*\\[${e.code}\\]$`).test(l)), `${e.file} ${e.field}`).toBe(true);
+    }
+    // The YAML error comes first; the rest stay in file order.
+    expect(lines[0]).toMatch(/^sectors\/servicios-profesionales\.md:\d+:\d+: \(front matter\): has invalid YAML/);
+    expect(lines.slice(1)).toEqual([...lines.slice(1)].sort());
     expect(failure?.stderr).toMatch(/^Build failed: \d+ problems in \d+ file\(s\):/);
     expect((await readTree(previous)).get('api/v1/index.json')?.equals(before.get('api/v1/index.json') ?? Buffer.alloc(0))).toBe(true);
+  });
+});
+
+describe('problems an editor can act on', () => {
+  const build = async (content: string, label?: string) => {
+    const reported: string[] = [];
+    const result = await buildCatalog({ contentDir: content, outDir: path.join(await tempDir(), 'dist'), report: (t) => reported.push(t), ...(label ? { contentLabel: label } : {}) });
+    return { result, text: reported.join('\n') };
+  };
+
+  it('a YAML error in a file others refer to is reported alone, not with a dangling reference per referrer', async () => {
+    const content = await copyContent(CONTENT);
+    await edit(content, 'sectors/servicios-profesionales.md', /^title: "(.*)"$/m, 'title: "$1: [x');
+    const { result, text } = await build(content);
+    expect(result.ok ? [] : result.issues.map((i) => `${i.file} ${i.code}`)).toEqual(['content/sectors/servicios-profesionales.md yaml_error']);
+    expect(text).toContain('content/sectors/servicios-profesionales.md:5:');
+  });
+
+  it('a page whose YAML is broken keeps its address when its path line is intact, or else the links to it say why they may dangle', async () => {
+    const content = await copyContent(CONTENT);
+    await edit(content, 'pages/contacto.md', /^title: "(.*)"$/m, 'title: "$1: [x');
+    const intact = await build(content);
+    expect(intact.result.ok ? [] : intact.result.issues.map((i) => i.code)).toEqual(['yaml_error']);
+    await edit(content, 'pages/contacto.md', /^path: .*$/m, 'path: [');
+    const lost = await build(content);
+    const issues = lost.result.ok ? [] : lost.result.issues;
+    expect(issues[0]).toMatchObject({ file: 'content/pages/contacto.md', code: 'yaml_error' });
+    const rest = issues.slice(1);
+    expect(rest.length).toBeGreaterThan(0);
+    for (const i of rest) expect(i.message).toContain('or it is the address of content/pages/contacto.md, which could not be read: fix that first');
+  });
+
+  it('field problems carry the line and column of the field', async () => {
+    const content = await copyContent();
+    await edit(content, 'services/diagnostico-operativo.md', 'order: 1', 'order: "primero"');
+    await edit(content, 'insights/medir-antes.md', /^answer: .*\n/m, '');
+    await edit(content, 'areas/valencia.md', 'modality: "mixto"', 'modality: "mixto"\ncolour: red');
+    const { result, text } = await build(content);
+    const at = (file: string) => (result.ok ? undefined : result.issues.find((i) => i.file === `content/${file}`));
+    const lineOf = async (file: string, needle: string) => (await readFile(path.join(content, file), 'utf8')).split('\n').findIndex((l) => l.startsWith(needle)) + 1;
+    expect(at('services/diagnostico-operativo.md')).toMatchObject({ field: 'order', line: await lineOf('services/diagnostico-operativo.md', 'order:'), column: 8 });
+    expect(at('areas/valencia.md')).toMatchObject({ field: 'colour', code: 'unknown_field', line: await lineOf('areas/valencia.md', 'colour:'), column: 1 });
+    expect(at('insights/medir-antes.md')).toMatchObject({ field: 'answer', code: 'missing_field', line: 2, column: 1 });
+    expect(text).toMatch(/^  content\/services\/diagnostico-operativo\.md:\d+:8: order: must be an integer, got string "primero" \[wrong_type\]$/m);
+  });
+
+  it('prints paths under the content folder as the user named it', async () => {
+    const content = await copyContent();
+    await put(content, 'areas/valencia.md', '');
+    const { result, text } = await build(content, '../mi-sitio/contenido/');
+    expect(result.ok ? [] : result.issues.map((i) => i.file)).toEqual(['content/areas/valencia.md']);
+    expect(text).toContain('  ../mi-sitio/contenido/areas/valencia.md: (file): the file is empty [empty_file]');
+  });
+
+  it('refuses a file that is not valid UTF-8 instead of publishing U+FFFD', async () => {
+    const content = await copyContent();
+    const file = path.join(content, 'insights/medir-antes.md');
+    const bytes = await readFile(file);
+    const offset = bytes.indexOf('Medir');
+    await writeFile(file, Buffer.concat([bytes.subarray(0, offset), Buffer.from([0xc1]), bytes.subarray(offset)]));
+    const { result } = await build(content);
+    expect(result.ok ? [] : result.issues).toEqual([expect.objectContaining({ file: 'content/insights/medir-antes.md', code: 'encoding_error', message: expect.stringContaining(`byte 0xC1 at offset ${offset}`) })]);
+  });
+
+  it('build --serve without --watch builds, then serves the result', async () => {
+    const out = path.join(await tempDir(), 'dist');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts'), '--content', FIXTURE, '--out', out, '--serve', '--port', '0'], { cwd: ROOT });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          seen += chunk.toString('utf8');
+          const m = /Serving (http:\/\/[^/\s]+)/.exec(seen);
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${seen}`)));
+      });
+      expect((await fetch(`${url}/api/v1/status.json`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });

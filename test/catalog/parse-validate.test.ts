@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSource } from '../../scripts/catalog/parse.ts';
+import { firstInvalidUtf8, parseSource } from '../../scripts/catalog/parse.ts';
 import { validateDoc } from '../../scripts/catalog/validate.ts';
 
 const src = (rel: string, text: string) => ({ file: `content/${rel}`, rel, bytes: Buffer.from(text) });
@@ -48,9 +48,38 @@ describe('parse', () => {
     expect(issues).toEqual([expect.objectContaining({ file: `content/${rel}`, code, field })]);
   });
 
-  it('names the YAML problem and its line', () => {
-    const { issues } = parseSource(src('areas/x.md', '---\nslug: x\ntitle: [unclosed\n---\n'));
-    expect(issues[0]?.message).toMatch(/invalid YAML front matter: .+line \d+/);
+  it('names the YAML problem and where it is in the file', () => {
+    const { issues } = parseSource(src('areas/x.md', '---\nslug: x\ntitle: [unclosed\nname: y\n---\n'));
+    expect(issues).toEqual([expect.objectContaining({ code: 'yaml_error', message: 'has invalid YAML front matter: missed comma between flow collection entries', line: 4, column: 1 })]);
+  });
+
+  it.each([
+    ['an empty file', '', 'empty_file', 'the file is empty'],
+    ['a file of blank lines', '\n  \n\n', 'empty_file', 'the file is empty'],
+    ['a file without front matter', '# Título\n\nTexto.\n', 'missing_front_matter', /^has no front matter: the file must start with a line "---"/],
+    ['an empty front matter', '---\n---\nTexto.\n', 'missing_front_matter', /^has an empty front matter/],
+  ])('says what is wrong with %s in one issue, not one per missing field', (_name, text, code, message) => {
+    const { doc, issues } = parseSource(src('areas/x.md', text));
+    expect(doc).toBeNull();
+    expect(issues).toEqual([expect.objectContaining({ file: 'content/areas/x.md', code, message: typeof message === 'string' ? message : expect.stringMatching(message) })]);
+  });
+
+  it('refuses a file that is not valid UTF-8, naming the byte, its offset and line', () => {
+    const bytes = Buffer.concat([Buffer.from('---\nslug: x\ntitle: "caf'), Buffer.from([0xe9]), Buffer.from('"\n---\n')]);
+    const { doc, issues } = parseSource({ file: 'content/areas/x.md', rel: 'areas/x.md', bytes });
+    expect(doc).toBeNull();
+    expect(issues).toEqual([expect.objectContaining({ code: 'encoding_error', line: 3, column: 12,
+      message: 'is not valid UTF-8: byte 0xE9 at offset 23 (line 3) cannot be decoded; save the file as UTF-8' })]);
+  });
+
+  it('finds the first bad byte after characters of every length, and accepts a real U+FFFD', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.constantFrom([0xff], [0xc3], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0x80]), (text, bad) => {
+        const good = Buffer.from(`${text}\uFFFD`);
+        expect(firstInvalidUtf8(good)).toBe(-1);
+        expect(firstInvalidUtf8(Buffer.concat([good, Buffer.from(bad), Buffer.from('x')]))).toBe(good.length);
+      }),
+    );
   });
 });
 

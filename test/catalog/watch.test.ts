@@ -39,7 +39,7 @@ it('rebuilds after a change, and a failed rebuild keeps serving the last good ou
     built = buildWhere((r) => !r.ok);
     await writeFile(file, original.replace('order: 2', 'order: "dos"'));
     await built;
-    expect(reports.at(-2)).toContain('content/services/meta-ads.md: order: must be an integer');
+    expect(reports.at(-2)).toMatch(/content\/services\/meta-ads\.md:\d+:8: order: must be an integer/);
     expect(reports.at(-1)).toBe('Keeping the last good build.');
     expect(JSON.parse(await readFile(path.join(dist, 'api/v1/services/meta-ads.json'), 'utf8')).title).toBe('Meta Ads y más');
   } finally {
