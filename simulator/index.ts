@@ -9,6 +9,8 @@ import { steppingClock, type Clock } from './engine/deps.ts';
 import { getUserByEmail, type Engine } from './engine/core.ts';
 import { createEngine } from './engine/engine.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
+import { setPushServiceFailure } from './engine/push.ts';
+import type { PushServiceFailure } from './engine/state.ts';
 import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
 import { listenHttp } from './http/node.ts';
 import { routes } from './http/routes/index.ts';
@@ -16,6 +18,7 @@ import { routes } from './http/routes/index.ts';
 export { FixtureError } from './engine/fixture.ts';
 export type { Engine } from './engine/core.ts';
 export { fixedClock, steppingClock, type Clock } from './engine/deps.ts';
+export { PUSH_SERVICE_FAILURES, type PushServiceFailure } from './engine/state.ts';
 export { routes } from './http/routes/index.ts';
 
 export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
@@ -66,6 +69,12 @@ export interface Simulator {
   listen(port?: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
   /** The raw dispatcher (what the HTTP server calls). */
   handle: Handle;
+  /**
+   * Make the simulated push service fail from now on (`admin_action_required`,
+   * `failed_to_connect`, `server_error`), or work again (null). Pushes that got through are in
+   * `engine.state.pushOutbox`.
+   */
+  setPushServiceFailure(failure: PushServiceFailure | null): void;
 }
 
 export function loadFixtureFile(file: string): Fixture {
@@ -157,6 +166,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     reset() {
       engine = build();
+    },
+    setPushServiceFailure(failure) {
+      setPushServiceFailure(engine, failure);
     },
     listen(port = 0, host = '127.0.0.1') {
       return listenHttp(handle, port, host);

@@ -426,6 +426,8 @@ export function loadFixture(input: Fixture, deps: Deps): State {
     reserveId(state, 'realm_emoji', Number(e.id));
   }
 
+  state.pushService.failure = fixture.push_service?.failure ?? null;
+
   (fixture.channel_folders ?? []).forEach((f, index) => {
     const description = f.description ?? '';
     state.channelFolders.set(f.id, {

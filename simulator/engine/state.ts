@@ -324,6 +324,44 @@ export interface ChannelFolderRecord {
   isArchived: boolean;
 }
 
+/** A legacy push registration: an APNs (`push_a`) or FCM (`push_b`) token of one user. */
+export interface PushTokenRecord {
+  userId: number;
+  kind: 'push_a' | 'push_b';
+  token: string;
+  /** The iOS app id that goes with a push_a token; null for push_b. */
+  appid: string | null;
+}
+
+/** A logged-in mobile client (Zulip's Device), and its end-to-end encrypted push registration. */
+export interface ClientDeviceRecord {
+  id: number;
+  userId: number;
+  /** The push_key as sent (Base64), its client-chosen id, and the token's kind (`fcm` or `apns`). */
+  pushKey: string | null;
+  pushKeyId: number | null;
+  pushTokenKind: string | null;
+  /** Base64 ids of the registered token, and of one still on its way to the push service. */
+  pushTokenId: string | null;
+  pendingPushTokenId: string | null;
+  /** Unix seconds. */
+  pushTokenLastUpdated: number | null;
+  pushRegistrationErrorCode: string | null;
+}
+
+/** A push notification handed to the (simulated) push service: recorded, as `outbox` records emails. */
+export interface OutgoingPush {
+  userId: number;
+  deviceId: number;
+  tokenKind: string | null;
+  payload: Record<string, unknown>;
+  timestamp: number;
+}
+
+/** How the simulated push service answers: normally, or with one of Zulip's three failures. */
+export const PUSH_SERVICE_FAILURES = ['admin_action_required', 'failed_to_connect', 'server_error'] as const;
+export type PushServiceFailure = (typeof PUSH_SERVICE_FAILURES)[number];
+
 /** An email the server would have sent (no I/O in the simulator: recorded instead). */
 export interface OutboxEmail {
   to: string;
@@ -375,6 +413,14 @@ export interface State {
   navigationViews: NavigationViewRecord[];
   /** The realm's channel folders by id, archived ones included. */
   channelFolders: Map<number, ChannelFolderRecord>;
+  /** Legacy push tokens, in registration order. */
+  pushTokens: PushTokenRecord[];
+  /** Registered mobile clients by id. */
+  clientDevices: Map<number, ClientDeviceRecord>;
+  /** Push notifications sent, oldest first (bounded like the event log). */
+  pushOutbox: OutgoingPush[];
+  /** The simulated push service; a failure makes every push fail that way until cleared. */
+  pushService: { failure: PushServiceFailure | null };
 }
 
 export function emptyState(realm: Realm): State {
@@ -397,6 +443,10 @@ export function emptyState(realm: Realm): State {
     savedSnippets: new Map(),
     navigationViews: [],
     channelFolders: new Map(),
+    pushTokens: [],
+    clientDevices: new Map(),
+    pushOutbox: [],
+    pushService: { failure: null },
   };
 }
 

@@ -48,27 +48,28 @@ export interface RouteTable {
 /** Compile the table once: static paths in a map, parameterised ones as anchored regexes. */
 export function compileRoutes(routes: readonly Route[]): RouteTable {
   const byPattern = new Map<string, CompiledPattern>();
-  for (const route of routes) {
-    let entry = byPattern.get(route.path);
+  // A route answers at its path and at each alias path alike.
+  for (const [path, route] of routes.flatMap((r) => [r.path, ...(r.aliasPaths ?? [])].map((p) => [p, r] as const))) {
+    let entry = byPattern.get(path);
     if (!entry) {
       const names: string[] = [];
-      const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
         names.push(name);
         const spec = route.params.find((p) => p.name === name && p.in === 'path');
-        if (!spec) throw new Error(`route ${route.method} ${route.path}: path parameter ${name} is not declared`);
+        if (!spec) throw new Error(`route ${route.method} ${path}: path parameter ${name} is not declared`);
         if (spec.type === 'int') return '(\\d+)';
         return spec.spansSegments ? '(.+)' : '([^/]+)';
       });
       entry = {
-        pattern: route.path,
+        pattern: path,
         regex: names.length > 0 ? new RegExp(`^${source}$`) : null,
         names,
         byMethod: new Map(),
         allowed: [],
       };
-      byPattern.set(route.path, entry);
+      byPattern.set(path, entry);
     }
-    if (entry.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${route.path}`);
+    if (entry.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${path}`);
     entry.byMethod.set(route.method, route);
     entry.allowed.push(route.method);
   }

@@ -84,6 +84,11 @@ export interface Route {
   method: Method;
   /** Relative to /api/v1, `{name}` for path parameters, e.g. '/messages/{message_id}/reactions'. */
   path: string;
+  /**
+   * Other paths that reach the same route: the real Zulip names of endpoints the specification
+   * renames (`/users/me/apns_device_token` for `/users/me/push_a_device_token`), which real clients send.
+   */
+  aliasPaths?: string[];
   auth: RouteAuth;
   params: ParamSpec[];
   /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */

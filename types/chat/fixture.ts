@@ -45,6 +45,15 @@ export interface Fixture {
   custom_profile_fields?: FixtureProfileField[];
   realm_emoji?: FixtureRealmEmoji[];
   /**
+   * The simulated push notification service.
+   */
+  push_service?: {
+    /**
+     * Make every push fail this way: ADMIN_ACTION_REQUIRED (403), FAILED_TO_CONNECT_BOUNCER or INTERNAL_SERVER_ERROR_ON_BOUNCER (502). Default null: pushes succeed.
+     */
+    failure?: 'admin_action_required' | 'failed_to_connect' | 'server_error' | null;
+  };
+  /**
    * The realm's channel folders, in their sidebar order; channels name theirs with folder_id.
    */
   channel_folders?: FixtureChannelFolder[];

@@ -9,6 +9,7 @@ import { groupRoutes } from './groups.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
+import { pushRoutes } from './push.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { serverRoutes } from './server.ts';
 import { statusRoutes } from './statuses.ts';
@@ -28,4 +29,5 @@ export const routes: readonly Route[] = [
   ...personalRoutes,
   ...groupRoutes,
   ...channelFolderRoutes,
+  ...pushRoutes,
 ];
