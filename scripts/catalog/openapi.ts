@@ -7,7 +7,7 @@ import { ENDPOINTS } from './endpoints.ts';
 import { cmp } from './issues.ts';
 import type { Catalog } from './model.ts';
 import { schemaRegistry, type JsonSchema } from './schemas.ts';
-import { API_VERSION, apiUrl } from './site.ts';
+import { API_VERSION, apiUrl, pageUrl } from './site.ts';
 
 const FILE_SUFFIX = '.schema.json';
 
@@ -64,22 +64,51 @@ export function openapiDocument(c: Catalog): Record<string, unknown> {
     const json = (schema: string) => ({
       'application/json': { schema: { $ref: `#/components/schemas/${titleOf(schemas.get(schema), schema)}` } },
     });
-    const responses: Record<string, unknown> = { '200': { description: e.summary, content: json(e.schema) } };
-    if (e.slugOf) responses['404'] = { description: 'No resource has that slug', content: json('error-404') };
+    const responses: Record<string, unknown> = {
+      '200': { description: e.summary, content: json(e.schema) },
+      // A static host answers 404 for any path it has no file for, a misspelt one included.
+      '404': { description: e.slugOf ? 'No resource has that slug' : 'No such file (a misspelt path)', content: json('error-404') },
+    };
     const parameters = e.slugOf
       ? [{ name: 'slug', in: 'path', required: true, description: 'The same identifier the website uses in its page address.', schema: { type: 'string', enum: slugs[e.slugOf] } }]
       : undefined;
-    paths[e.path] = { get: { operationId: e.operationId, summary: e.summary, ...(parameters ? { parameters } : {}), responses } };
+    // `security: []`: public, said explicitly, so that no client expects credentials.
+    paths[e.path] = { get: { operationId: e.operationId, summary: e.summary, security: [], ...(parameters ? { parameters } : {}), responses } };
   }
+  const org = c.organization.fm;
   return {
     openapi: '3.1.0',
     info: {
-      title: `${c.organization.fm.name}: content catalog`,
+      title: `${org.name}: content catalog`,
       version: API_VERSION,
       description: 'Public, read-only JSON catalog of the published website content. No authentication; every operation is a GET.',
+      license: org.content_license ?? { name: `All rights reserved (${org.name})`, url: pageUrl(c.site, '/') },
     },
     servers: [{ url: apiUrl(c.site, '').replace(/\/$/, '') }],
     paths,
-    components: { schemas: components() },
+    components: { schemas: reachable(components(), paths) },
   };
+}
+
+/** Only the schemas the operations lead to, directly or through other schemas. */
+function reachable(schemas: Record<string, unknown>, paths: Record<string, unknown>): Record<string, unknown> {
+  const PREFIX = '#/components/schemas/';
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string' && v.startsWith(PREFIX)) {
+        const name = v.slice(PREFIX.length);
+        if (!used.has(name)) {
+          used.add(name);
+          visit(schemas[name]);
+        }
+      } else {
+        visit(v);
+      }
+    }
+  };
+  visit(paths);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
 }

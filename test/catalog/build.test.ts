@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import { schemaRegistry } from '../../scripts/catalog/schemas.ts';
@@ -69,6 +70,18 @@ describe('a clean build', () => {
     expect(ops.sort()).toEqual(['getBundle', 'getInsightsBySlug', 'getOrganization', 'getRoot', 'getSectorsBySlug', 'getServicesBySlug', 'getStatus', 'listAreas', 'listFaqs', 'listInsights', 'listPages', 'listSectors', 'listServices']);
     expect(doc.paths['/services/{slug}.json'].get.parameters[0].schema.enum).toEqual(['meta-ads', 'diagnostico-operativo']);
     expect(doc.paths['/services/{slug}.json'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error404');
+  });
+
+  it('openapi.json is clean under Redocly\'s strictest recommended rules', async () => {
+    const config = await createConfig({ extends: ['recommended-strict'] });
+    const problems = await lintFromString({ source: text('api/v1/openapi.json'), absoluteRef: '/api/v1/openapi.json', config });
+    expect(problems.map((p) => `${p.ruleId}: ${p.message} ${p.location[0]?.pointer ?? ''}`)).toEqual([]);
+    const doc = JSON.parse(text('api/v1/openapi.json'));
+    for (const [route, item] of Object.entries(doc.paths as Record<string, { get: { security: unknown; responses: Record<string, unknown> } }>)) {
+      expect(item.get.security, route).toEqual([]);
+      expect(Object.keys(item.get.responses), route).toEqual(['200', '404']);
+    }
+    expect(doc.info.license).toEqual({ name: 'All rights reserved (Fixture Consultores)', url: 'https://tramontanaconsultores.es/' });
   });
 
   it('orders services by line then order, and carries provenance from the content', async () => {

@@ -67,6 +67,7 @@ export interface OrganizationFrontMatter {
    * Area slugs it declares coverage for.
    */
   coverage: Slug[];
+  content_license?: ContentLicense;
 }
 export interface Headquarters {
   locality: Text;
@@ -92,4 +93,11 @@ export interface ServiceLine {
 export interface ExternalProfile {
   name: Text;
   url: AbsoluteUrl;
+}
+/**
+ * The terms under which the catalog's content may be reused, published as the OpenAPI document's license. Default: all rights reserved.
+ */
+export interface ContentLicense {
+  name: Text;
+  url?: AbsoluteUrl;
 }
