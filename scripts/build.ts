@@ -52,6 +52,13 @@ async function serve(): Promise<void> {
 }
 
 if (values.watch) {
+  // A watcher must never die silently: whatever escapes (a server callback, a library's event
+  // with no listener) is printed, and watching goes on. The next change rebuilds as usual.
+  const unexpected = (error: unknown): void => {
+    console.error(`Unexpected error (still watching): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  };
+  process.on('uncaughtException', unexpected);
+  process.on('unhandledRejection', unexpected);
   await watchCatalog(options, { report: (line) => console.error(line) });
   if (values.serve) await serve();
   console.log(`Watching ${path.relative(process.cwd(), options.contentDir) || '.'} for changes (Ctrl-C to stop)`);

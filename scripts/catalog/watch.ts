@@ -52,6 +52,8 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
   await run();
   const watcher = watch(build.contentDir, { ignoreInitial: true });
   watcher.on('all', schedule);
+  // An EventEmitter's 'error' with no listener is thrown: it would take the process down.
+  watcher.on('error', (error) => opts.report(`Watcher error (still watching): ${(error as Error).message ?? String(error)}`));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     async close() {

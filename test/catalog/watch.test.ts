@@ -1,10 +1,14 @@
-/** `build --watch`: rebuilds on change; a broken edit reports issues and keeps the last good dist/. */
+/**
+ * `build --watch`: rebuilds on change; a broken edit reports issues and keeps the last good dist/;
+ * nothing unexpected ends the process without a word.
+ */
+import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { BuildResult } from '../../scripts/catalog/pipeline.ts';
 import { watchCatalog } from '../../scripts/catalog/watch.ts';
-import { cleanupTemp, copyContent, tempDir } from './helpers.ts';
+import { ROOT, cleanupTemp, copyContent, tempDir } from './helpers.ts';
 
 afterAll(cleanupTemp);
 
@@ -44,5 +48,39 @@ it('rebuilds after a change, and a failed rebuild keeps serving the last good ou
     expect(JSON.parse(await readFile(path.join(dist, 'api/v1/services/meta-ads.json'), 'utf8')).title).toBe('Meta Ads y más');
   } finally {
     await watcher.close();
+  }
+});
+
+it('build --watch never dies silently: an unexpected error is printed and the next change still rebuilds', async () => {
+  const content = await copyContent();
+  const dir = await tempDir();
+  // Something in the process throws after start-up, outside any build: once as an exception,
+  // once as a rejected promise (what a stream error without a listener or a stray promise does).
+  const boom = path.join(dir, 'boom.mjs');
+  await writeFile(boom, "setTimeout(() => { throw new Error('boom from a callback'); }, 1500);\nsetTimeout(() => { void Promise.reject(new Error('boom from a promise')); }, 1600);\n");
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', boom, path.join(ROOT, 'scripts/build.ts'), '--watch', '--content', content, '--out', path.join(dir, 'dist')], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
+  const until = async (pred: () => boolean, what: string): Promise<void> => {
+    for (let waited = 0; !pred(); waited += 50) {
+      if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode} while waiting for ${what}:\n${stdout}\n${stderr}`);
+      if (waited > 20_000) throw new Error(`timed out waiting for ${what}:\n${stdout}\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  try {
+    await until(() => stdout.includes('Watching'), 'the first build');
+    await until(() => stderr.includes('boom from a promise'), 'both errors');
+    expect(stderr).toMatch(/Unexpected error \(still watching\): Error: boom from a callback\n\s+at /);
+    expect(stderr).toContain('Unexpected error (still watching): Error: boom from a promise');
+    const builds = stdout.split('Built ').length;
+    const file = path.join(content, 'services/meta-ads.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('title: "Meta Ads"', 'title: "Meta Ads 2"'));
+    await until(() => stdout.split('Built ').length > builds, 'the rebuild after an edit');
+    expect(child.exitCode).toBeNull();
+  } finally {
+    child.kill('SIGTERM');
   }
 });
