@@ -224,6 +224,7 @@ function buildRealm(fixture: Fixture): Realm {
     dev_auth_enabled: r.dev_auth_enabled ?? true,
     push_notifications_enabled: r.push_notifications_enabled ?? false,
     bot_storage_size_limit: r.bot_storage_size_limit ?? 10_000_000,
+    videocall_provider_configured: r.videocall_provider_configured ?? true,
     send_channel_events_messages: r.send_channel_events_messages ?? true,
     message_retention_days: r.message_retention_days ?? null,
     new_stream_announcements_stream_id: null,
@@ -406,6 +407,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
       profile_data_rendered: new Map(),
       recipient_id: nextId(state, 'recipient'),
       presence_enabled: u.presence_enabled ?? true,
+      videocall_token: u.videocall_token ?? null,
       enable_drafts_synchronization: u.enable_drafts_synchronization ?? true,
     };
     addUserToIndexes(state, record);

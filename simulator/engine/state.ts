@@ -67,6 +67,8 @@ export interface Realm {
   dev_auth_enabled: boolean;
   /** Most characters (keys plus values) one bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT). */
   bot_storage_size_limit: number;
+  /** Whether the server has the video-call provider's OAuth client credentials. */
+  videocall_provider_configured: boolean;
   /** Whether the server can send mobile push notifications (Zulip's push_notifications_configured). */
   push_notifications_enabled: boolean;
   send_channel_events_messages: boolean;
@@ -160,6 +162,11 @@ export interface UserRecord {
   profile_data_rendered: Map<number, string>;
   /** Recipient row for direct messages to this user. */
   recipient_id: number;
+  /**
+   * The user's connection to the video-call provider (Zulip keeps the OAuth token in
+   * third_party_api_state): none, a token the provider accepts, or one it will reject.
+   */
+  videocall_token: 'valid' | 'revoked' | null;
   /** Whether others see the user's presence (false = "away" in the legacy status API). */
   presence_enabled: boolean;
   /** Whether drafts are kept server-side (Zulip's enable_drafts_synchronization). */

@@ -100,6 +100,10 @@ export interface FixtureRealm {
    */
   dev_auth_enabled?: boolean;
   /**
+   * Whether the server has the video-call provider's OAuth client credentials (default true); false makes POST /calls/videocall/create answer that the credentials are not configured.
+   */
+  videocall_provider_configured?: boolean;
+  /**
    * Most characters (keys plus values) a bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT); default 10000000.
    */
   bot_storage_size_limit?: number;
@@ -340,6 +344,10 @@ export interface FixtureUser {
    * Keep drafts on the server (default true); false makes every drafts endpoint refuse.
    */
   enable_drafts_synchronization?: boolean;
+  /**
+   * The user's connection to the video-call provider: absent = never connected; valid = calls can be created; revoked = the provider rejects the stored token on the next call (which clears it).
+   */
+  videocall_token?: 'valid' | 'revoked';
   /**
    * Whether others see the user's presence (default true); false shows as away: true in the user's status.
    */

@@ -14,6 +14,7 @@ import { profileFieldRoutes } from './profile-fields.ts';
 import { serverRoutes } from './server.ts';
 import { statusRoutes } from './statuses.ts';
 import { userRoutes } from './users.ts';
+import { videoCallRoutes } from './video-calls.ts';
 
 export const routes: readonly Route[] = [
   ...authRoutes,
@@ -22,6 +23,7 @@ export const routes: readonly Route[] = [
   ...statusRoutes,
   ...profileFieldRoutes,
   ...botStorageRoutes,
+  ...videoCallRoutes,
   ...channelRoutes,
   ...messageRoutes,
   ...messageChangeRoutes,
