@@ -36,6 +36,7 @@ export const ENTRIES = {
   'bench-build': 'scripts/bench/build.ts',
   'bench-floor': 'scripts/bench/floor.ts',
   'bench-sim': 'scripts/bench/simulator.ts',
+  'fuzz-catalog': 'scripts/fuzz/catalog.ts',
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */

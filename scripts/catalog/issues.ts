@@ -34,6 +34,8 @@ export interface Issue {
   field: string;
   code: IssueCode;
   message: string;
+  /** The field's exact path in the front matter, key by key, when the field string is not enough. */
+  path?: readonly (string | number)[];
   /** Where in the file, 1-based, when known: the field's key or value, or the YAML error. */
   line?: number;
   column?: number;

@@ -45,21 +45,23 @@ function keyOf(pair: Pair): string | undefined {
  * Where `field` is in the file. The front matter begins on line 1 (the rest of the `---` line),
  * so a line of the front matter is the same line of the file; columns count characters, from 1.
  */
-export function locateField(text: string, field: string, atKey = false): Position | null {
+export function locateField(text: string, field: string | readonly (string | number)[], atKey = false): Position | null {
   const yaml = frontMatterOf(text);
   if (yaml === null) return null;
   const counter = new LineCounter();
+  // js-yaml read this text, but the yaml package may still see an error somewhere (they differ
+  // on a few corner cases): its document is walked all the same, as far as it goes.
   const doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: false, strict: false });
-  if (doc.errors.length > 0) return null;
   const position = (offset: number): Position => {
     const { line, col } = counter.linePos(offset);
     return { line, column: col };
   };
+  const path = typeof field === 'string' ? fieldPath(field) : field;
   let node = doc.contents as Node | null;
-  if (!node?.range) return { line: 2, column: 1 };
-  const path = fieldPath(field);
+  if (!node?.range) return topLevelKey(yaml, path[0]) ?? { line: 2, column: 1 };
+  if (doc.errors.length > 0 && !isMap(node)) return topLevelKey(yaml, path[0]) ?? position(node.range[0]);
   for (let i = 0; i < path.length; i++) {
-    const seg = path[i];
+    const seg = path[i] as string | number;
     const last = i === path.length - 1;
     if (isMap(node)) {
       const pair = (node.items as Pair[]).find((p) => keyOf(p) === String(seg));
@@ -68,8 +70,8 @@ export function locateField(text: string, field: string, atKey = false): Positio
       const value = pair.value as Node | null;
       if ((last && atKey) || !value?.range) return key?.range ? position(key.range[0]) : position(node.range?.[0] ?? 0);
       node = value;
-    } else if (isSeq(node) && typeof seg === 'number' && node.items[seg]) {
-      const item = node.items[seg] as Node;
+    } else if (isSeq(node) && /^\d+$/.test(String(seg)) && node.items[Number(seg)]) {
+      const item = node.items[Number(seg)] as Node;
       if (!item.range) break;
       node = item;
     } else {
@@ -77,6 +79,14 @@ export function locateField(text: string, field: string, atKey = false): Positio
     }
   }
   return position(node.range?.[0] ?? 0);
+}
+
+/** The line of a top-level key, read as text: the last resort when the YAML has no usable tree. */
+function topLevelKey(yaml: string, key: string | number | undefined): Position | null {
+  if (key === undefined) return null;
+  const escaped = String(key).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`^["']?${escaped}["']?[ \t]*:`, 'm').exec(yaml);
+  return m ? { line: yaml.slice(0, m.index).split('\n').length, column: 1 } : null;
 }
 
 /** Kinds of issue whose field names something in the front matter. */
@@ -90,10 +100,10 @@ const IN_FRONT_MATTER = new Set<Issue['code']>(['missing_field', 'unknown_field'
 export function locateIssues(issues: readonly Issue[], textOf: (file: string) => string | null): Issue[] {
   const texts = new Map<string, string | null>();
   return issues.map((i) => {
-    if (i.line !== undefined || !IN_FRONT_MATTER.has(i.code) || i.field.startsWith('(') || i.field === 'body') return i;
+    if (i.line !== undefined || !IN_FRONT_MATTER.has(i.code) || (!i.path && (i.field.startsWith('(') || i.field === 'body'))) return i;
     if (!texts.has(i.file)) texts.set(i.file, textOf(i.file));
     const text = texts.get(i.file);
-    const at = text ? locateField(text, i.field, AT_KEY.has(i.code)) : null;
+    const at = text ? locateField(text, i.path ?? i.field, AT_KEY.has(i.code)) : null;
     return at ? { ...i, ...at } : i;
   });
 }

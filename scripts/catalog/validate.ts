@@ -56,9 +56,17 @@ function toIssues(file: string, data: unknown, errors: readonly ErrorObject[]): 
     const i = toIssue(file, data, e);
     if (!i || seen.has(i.field)) continue;
     seen.add(i.field);
-    out.push(i);
+    out.push({ ...i, path: pathOf(e) });
   }
   return out;
+}
+
+/** The exact path of the field an error is about, key by key (a key may hold dots or brackets). */
+function pathOf(e: ErrorObject): string[] {
+  const params = e.params as Record<string, unknown>;
+  const child = e.keyword === 'required' ? params.missingProperty : e.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  const parts = e.instancePath ? e.instancePath.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
+  return child === undefined ? parts : [...parts, String(child)];
 }
 
 function toIssue(file: string, data: unknown, e: ErrorObject): Issue | null {
