@@ -34,7 +34,7 @@ import { compareCodePoints, formatStream, formatSubscription } from './channels.
  * the realm's can_add_subscribers_group covers every such channel; otherwise administrators,
  * the channel's administrators and its can_add_subscribers_group may.
  */
-function canAddSubscribers(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
+export function canAddSubscribers(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
   if (isGuest(actor)) return false;
   if (isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group)) return true;
   if (isAdmin(actor)) return true;

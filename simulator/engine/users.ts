@@ -14,6 +14,7 @@ import {
 import { RENDERED_FIELD_TYPES, renderProfileValue } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
+import { expireInvitesBy } from './invites.ts';
 import { deleteMessagesBySender } from './messages/delete.ts';
 import { ROLE, type UserRecord } from './state.ts';
 import type { User } from '../../types/chat/user.ts';
@@ -314,6 +315,8 @@ export function doDeactivateUser(
   applyActions(engine, actor, target, params, events);
   deactivateOne(engine, target, events);
   deactivated.push(target.id);
+  // A deactivated user's invitation links stop working (revoke_invites_generated_by_user).
+  events.push(...expireInvitesBy(engine, target));
   if (params.notificationComment !== null) {
     engine.state.outbox.push({
       to: target.delivery_email,

@@ -110,6 +110,10 @@ export function checkRouteRole(route: Route, user: UserRecord): void {
     case 'member':
       if (isGuest(user)) throw ChatError.badRequest('Not allowed for guest users');
       return;
+    case 'human_member':
+      if (isGuest(user)) throw ChatError.badRequest('Not allowed for guest users');
+      if (user.is_bot) throw ChatError.badRequest('This endpoint does not accept bot requests.');
+      return;
     default:
       return;
   }

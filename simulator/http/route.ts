@@ -17,9 +17,10 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
  * - admin / owner: role at least administrator / owner (`Must be an organization administrator` …).
  * - bot / human: only bots / only humans.
  * - member: any user but guests (`Not allowed for guest users`).
+ * - human_member: Zulip's require_member_or_admin: no guests, then no bots (invitations).
  * - dev: unauthenticated development-server helper (refused when the realm disables dev auth).
  */
-export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot' | 'human' | 'member' | 'dev';
+export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot' | 'human' | 'member' | 'human_member' | 'dev';
 
 /**
  * Parameter types, with Zulip's decoding:

@@ -34,6 +34,7 @@ const WRONG_ROLE: Partial<Record<Route['auth'], { as: number; status: number; co
   bot: { as: ID.hamlet, status: 400, code: 'PERMISSION_DENIED', msg: 'Must be a bot user' },
   human: { as: ID.defaultBot, status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' },
   member: { as: ID.polonius, status: 400, code: 'BAD_REQUEST', msg: 'Not allowed for guest users' },
+  human_member: { as: ID.defaultBot, status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' },
 };
 
 describe('auth matrix over the route table', () => {

@@ -145,6 +145,15 @@ describe('zulip-js session', () => {
     });
   });
 
+  test('callEndpoint: a reusable invitation link (create, list, revoke)', async () => {
+    const created = await client.callEndpoint('/invites/multiuse', 'POST', { invite_as: 600, stream_ids: [3], invite_expires_in_minutes: 60 });
+    expect(created).toEqual({ result: 'success', msg: '', invite_link: expect.stringMatching(/\/join\/[a-z2-7]{24}\/$/) });
+    const listed = await client.callEndpoint('/invites', 'GET');
+    const mine = listed.invites.find((i: { link_url: string }) => i.link_url === created.invite_link);
+    expect(mine).toMatchObject({ invited_by_user_id: 11, invited_as: 600, is_multiuse: true });
+    expect(await client.callEndpoint(`/invites/multiuse/${mine.id}`, 'DELETE')).toEqual({ result: 'success', msg: '' });
+  });
+
   test('errors come back as Zulip error envelopes', async () => {
     const res = await client.messages.send({ type: 'stream', to: 'Atlantis', topic: 't', content: 'x' });
     expect(res).toEqual({ result: 'error', msg: "Channel 'Atlantis' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'Atlantis' });

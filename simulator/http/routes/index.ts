@@ -7,6 +7,7 @@ import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
 import { groupRoutes } from './groups.ts';
 import { messageChangeRoutes } from './message-changes.ts';
+import { inviteRoutes } from './invites.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { pushRoutes } from './push.ts';
@@ -32,4 +33,5 @@ export const routes: readonly Route[] = [
   ...groupRoutes,
   ...channelFolderRoutes,
   ...pushRoutes,
+  ...inviteRoutes,
 ];

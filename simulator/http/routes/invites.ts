@@ -1,0 +1,78 @@
+/** Invitation endpoints (reference part 2 §3): reusable links. Guests and bots are refused first. */
+import { commit } from '../../engine/core.ts';
+import { ChatError } from '../../engine/errors.ts';
+import {
+  INVITATION_LINK_VALIDITY_MINUTES,
+  INVITE_AS_VALUES,
+  MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH,
+  createMultiuseInvite,
+  listInvites,
+  revokeMultiuseInvite,
+} from '../../engine/invites.ts';
+import type { Role } from '../../engine/state.ts';
+import type { Route } from '../route.ts';
+
+/** check_int_in_validator's refusal, as typed_endpoint words it. */
+function inviteAs(value: unknown, name: string): Role {
+  if (!INVITE_AS_VALUES.includes(value as Role)) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
+  return value as Role;
+}
+
+/** Json[int | None]: minutes, or null for a link that never expires. */
+function minutesOrNull(value: unknown, name: string): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
+  return value;
+}
+
+export const inviteRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/invites/multiuse',
+    auth: 'human_member',
+    summary: 'create a reusable invitation link',
+    // generate_multiuse_invite_backend's signature order, which decides the error reported first.
+    params: [
+      { name: 'group_ids', type: 'int_array', default: [] },
+      { name: 'include_realm_default_subscriptions', type: 'bool', default: false },
+      { name: 'invite_as', type: 'int', default: 400, validate: inviteAs },
+      { name: 'invite_expires_in_minutes', type: 'json', default: INVITATION_LINK_VALIDITY_MINUTES, validate: minutesOrNull },
+      { name: 'stream_ids', type: 'int_array', default: [] },
+      { name: 'welcome_message_custom_text', type: 'string', maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH },
+    ],
+    handler({ engine, user, params }) {
+      return commit(
+        engine,
+        createMultiuseInvite(engine, user!, {
+          invite_as: params.invite_as as Role,
+          invite_expires_in_minutes: params.invite_expires_in_minutes as number | null,
+          stream_ids: params.stream_ids as number[],
+          group_ids: params.group_ids as number[],
+          include_realm_default_subscriptions: params.include_realm_default_subscriptions as boolean,
+          welcome_message_custom_text: (params.welcome_message_custom_text as string | undefined) ?? null,
+        }),
+      );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/invites',
+    auth: 'human_member',
+    summary: 'the unexpired invitations you control (all of them for administrators)',
+    params: [],
+    handler({ engine, user }) {
+      return { invites: listInvites(engine, user!) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/invites/multiuse/{invite_id}',
+    auth: 'human_member',
+    summary: 'revoke a reusable invitation link',
+    params: [{ name: 'invite_id', type: 'int', in: 'path', required: true }],
+    handler({ engine, user, params }) {
+      commit(engine, revokeMultiuseInvite(engine, user!, params.invite_id as number));
+      return {};
+    },
+  },
+];
