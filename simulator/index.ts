@@ -12,7 +12,8 @@ import { FixtureError, validateFixture } from './engine/fixture.ts';
 import { setPushServiceFailure } from './engine/push.ts';
 import type { PushServiceFailure } from './engine/state.ts';
 import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
-import { listenHttp } from './http/node.ts';
+import type { RawResponse } from './http/envelope.ts';
+import { listenHttp, MAX_BODY_BYTES } from './http/node.ts';
 import { routes } from './http/routes/index.ts';
 
 export { FixtureError } from './engine/fixture.ts';
@@ -20,6 +21,7 @@ export type { Engine } from './engine/core.ts';
 export { fixedClock, steppingClock, type Clock } from './engine/deps.ts';
 export { PUSH_SERVICE_FAILURES, type PushServiceFailure } from './engine/state.ts';
 export { routes } from './http/routes/index.ts';
+export { routePrefix } from './http/dispatch.ts';
 
 export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
 
@@ -49,13 +51,26 @@ export interface SimRequest {
   query?: Record<string, unknown>;
   /** Form fields: strings as-is, anything else JSON-encoded (as clients send them). */
   body?: Record<string, unknown>;
+  /** Files to upload: the request becomes multipart/form-data, `body` its other fields. */
+  files?: Record<string, SimFile>;
   headers?: Record<string, string>;
+}
+
+/** A file part of a multipart request. */
+export interface SimFile {
+  filename: string;
+  content: string | Uint8Array;
+  /** Its Content-Type; none when omitted. */
+  type?: string;
 }
 
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
-  // The parsed JSON body ('' for empty bodies); tests read it freely.
+  /**
+   * The parsed JSON body ('' for empty bodies); an HTML page as text; a file's bytes as a Buffer.
+   * Tests read it freely.
+   */
   body: any;
 }
 
@@ -104,11 +119,37 @@ export function encodeForm(values: Record<string, unknown>): string {
   return form.toString();
 }
 
+/** A multipart/form-data body, encoded by the platform as fetch would send it. */
+export async function encodeMultipart(
+  fields: Record<string, unknown>,
+  files: Record<string, SimFile>,
+): Promise<{ body: Buffer; contentType: string }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+  for (const [field, file] of Object.entries(files)) {
+    form.append(field, new Blob([file.content], file.type === undefined ? {} : { type: file.type }), file.filename);
+  }
+  const request = new Request('http://simulator.invalid/', { method: 'POST', body: form });
+  return { body: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
+}
+
+/** A response body as a test reads it: JSON parsed, other text as text, file bytes as a Buffer. */
+function readBody(res: RawResponse): unknown {
+  if (res.bytes) return Buffer.from(res.bytes);
+  if (res.body === '') return '';
+  const type = res.headers['content-type'] ?? '';
+  // Django's 405 keeps its HTML content type over Zulip's JSON body.
+  if (type.startsWith('application/json') || res.body.startsWith('{')) return JSON.parse(res.body);
+  return res.body;
+}
+
 export function basicAuth(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
 function plain(value: unknown): unknown {
+  // Uploaded files' bytes: one Base64 string, not an object with a key per byte.
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of value) out[String(k)] = plain(v);
@@ -153,13 +194,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
       const auth = authorization(req.as);
       if (auth !== undefined && headers.authorization === undefined) headers.authorization = auth;
-      let body: string | undefined;
-      if (req.body) {
+      let body: string | Buffer | undefined;
+      if (req.files) {
+        const multipart = await encodeMultipart(req.body ?? {}, req.files);
+        body = multipart.body;
+        headers['content-type'] ??= multipart.contentType;
+      } else if (req.body) {
         body = encodeForm(req.body);
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
       }
       const res = await handle({ method: req.method.toUpperCase(), url, headers, body });
-      return { status: res.status, headers: res.headers, body: res.body === '' ? '' : JSON.parse(res.body) };
+      return { status: res.status, headers: res.headers, body: readBody(res) };
     },
     snapshot() {
       return plain(engine.state);
@@ -171,7 +216,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       setPushServiceFailure(engine, failure);
     },
     listen(port = 0, host = '127.0.0.1') {
-      return listenHttp(handle, port, host);
+      // Room for the largest upload the realm accepts, so an oversized file gets Zulip's answer.
+      const uploadLimit = (engine.state.realm.max_file_upload_size_mib + 1) * 1024 * 1024;
+      return listenHttp(handle, port, host, { maxBodyBytes: Math.max(MAX_BODY_BYTES, uploadLimit) });
     },
   };
 }

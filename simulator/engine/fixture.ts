@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' };
 import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat/fixture.ts';
+import { storedContentType } from './attachments.ts';
 import { randomApiKey, type Deps } from './deps.ts';
 import { renderDescription } from './render.ts';
 import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './system-groups.ts';
@@ -98,6 +99,17 @@ export function validateFixture(input: unknown, file?: string): Fixture {
     if (folderNames.has(key)) problems.push({ pointer: `/channel_folders/${i}/name`, message: `duplicate channel folder name ${f.name}` });
     folderNames.add(key);
     if (!known(f.creator)) problems.push({ pointer: `/channel_folders/${i}/creator`, message: `no user with email ${f.creator}` });
+  });
+  const uploadPaths = new Set<string>();
+  const realmId = fixture.realm.id ?? 2;
+  (fixture.uploads ?? []).forEach((u, i) => {
+    if (uploadPaths.has(u.path_id)) problems.push({ pointer: `/uploads/${i}/path_id`, message: `duplicate upload path ${u.path_id}` });
+    uploadPaths.add(u.path_id);
+    if (!u.path_id.startsWith(`${realmId}/`)) problems.push({ pointer: `/uploads/${i}/path_id`, message: `must start with the realm id ${realmId}/` });
+    if (!known(u.owner)) problems.push({ pointer: `/uploads/${i}/owner`, message: `no user with email ${u.owner}` });
+    if (u.content_encoding === 'base64' && (u.content.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(u.content))) {
+      problems.push({ pointer: `/uploads/${i}/content`, message: 'not Base64' });
+    }
   });
   const streamIds = new Set<number>();
   const streamNames = new Set<string>();
@@ -233,6 +245,7 @@ function buildRealm(fixture: Fixture): Realm {
     max_stream_description_length: r.max_stream_description_length ?? 1024,
     max_topic_length: r.max_topic_length ?? 60,
     max_message_length: r.max_message_length ?? 10000,
+    max_file_upload_size_mib: r.max_file_upload_size_mib ?? 25,
     linkifiers: (r.linkifiers ?? []).map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
     emoji: new Map(),
     custom_profile_fields: [],
@@ -429,6 +442,25 @@ export function loadFixture(input: Fixture, deps: Deps): State {
   }
 
   state.pushService.failure = fixture.push_service?.failure ?? null;
+
+  // Before the messages are seeded, so that messages linking them claim them.
+  for (const u of fixture.uploads ?? []) {
+    const bytes = u.content_encoding === 'base64' ? Uint8Array.from(atob(u.content), (ch) => ch.charCodeAt(0)) : new TextEncoder().encode(u.content);
+    const name = u.name ?? u.path_id.split('/').pop()!;
+    const id = nextId(state, 'attachment');
+    state.attachments.set(id, {
+      id,
+      ownerId: idOf(u.owner),
+      name,
+      pathId: u.path_id,
+      size: bytes.length,
+      contentType: storedContentType(name, u.content_type ?? '', bytes),
+      createTime: u.create_time ?? created,
+      bytes,
+      messageIds: [],
+    });
+    state.attachmentsByPath.set(u.path_id, id);
+  }
 
   (fixture.channel_folders ?? []).forEach((f, index) => {
     const description = f.description ?? '';

@@ -81,6 +81,8 @@ export interface Realm {
   max_stream_description_length: number;
   max_topic_length: number;
   max_message_length: number;
+  /** Largest file POST /user_uploads accepts (Zulip's max_file_upload_size_mib). */
+  max_file_upload_size_mib: number;
   /** Realm linkifiers in definition order (Zulip applies earlier ones first). */
   linkifiers: { id: number; pattern: string; url_template: string }[];
   emoji: Map<string, RealmEmoji>;
@@ -331,6 +333,30 @@ export interface ChannelFolderRecord {
   isArchived: boolean;
 }
 
+/** An uploaded file (Zulip's Attachment) with its bytes: the engine is its own file store. */
+export interface AttachmentRecord {
+  id: number;
+  ownerId: number;
+  /** The name it was uploaded under (unsanitized). */
+  name: string;
+  /** `{realm id}/{2 hex}/{24 random}/{sanitized name}`: the file's URL is /user_uploads/{pathId}. */
+  pathId: string;
+  size: number;
+  contentType: string;
+  /** Unix seconds. */
+  createTime: number;
+  bytes: Uint8Array;
+  /** Messages that link the file, ascending. */
+  messageIds: number[];
+}
+
+/** A short-lived token that lets anyone fetch one upload (/user_uploads/temporary/…). */
+export interface UploadToken {
+  pathId: string;
+  /** Unix seconds after which the token no longer works. */
+  expires: number;
+}
+
 /** A legacy push registration: an APNs (`push_a`) or FCM (`push_b`) token of one user. */
 export interface PushTokenRecord {
   userId: number;
@@ -420,6 +446,12 @@ export interface State {
   navigationViews: NavigationViewRecord[];
   /** The realm's channel folders by id, archived ones included. */
   channelFolders: Map<number, ChannelFolderRecord>;
+  /** Uploaded files by id. */
+  attachments: Map<number, AttachmentRecord>;
+  /** path_id → attachment id. */
+  attachmentsByPath: Map<string, number>;
+  /** Temporary download tokens handed out by GET /api/v1/user_uploads/…. */
+  uploadTokens: Map<string, UploadToken>;
   /** Legacy push tokens, in registration order. */
   pushTokens: PushTokenRecord[];
   /** Registered mobile clients by id. */
@@ -450,6 +482,9 @@ export function emptyState(realm: Realm): State {
     savedSnippets: new Map(),
     navigationViews: [],
     channelFolders: new Map(),
+    attachments: new Map(),
+    attachmentsByPath: new Map(),
+    uploadTokens: new Map(),
     pushTokens: [],
     clientDevices: new Map(),
     pushOutbox: [],

@@ -9,6 +9,7 @@ import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 import { authenticate, checkRouteRole, constantTimeEqual, type SecretsEqual } from './auth.ts';
 import {
+  bodyLength,
   errorResponse,
   internalErrorResponse,
   methodNotAllowedResponse,
@@ -16,7 +17,7 @@ import {
   type RawResponse,
 } from './envelope.ts';
 import { decodeParams, type RawParams } from './params.ts';
-import type { Method, Route } from './route.ts';
+import { RawReply, type Method, type Route, type UploadedFile } from './route.ts';
 
 export type { RawResponse } from './envelope.ts';
 
@@ -30,6 +31,11 @@ export interface RawRequest {
 }
 
 export const API_PREFIX = '/api/v1';
+
+/** Where a route's path starts: under /api/v1, or at the site root (file downloads). */
+export function routePrefix(route: Route): string {
+  return route.outsideApi ? '' : API_PREFIX;
+}
 
 interface CompiledPattern {
   pattern: string;
@@ -137,30 +143,83 @@ function formText(body: Buffer): string {
   }
 }
 
-async function parseBody(req: RawRequest): Promise<Map<string, string>> {
-  if (req.body === undefined || req.body.length === 0) return new Map();
+/** A request body: its form fields, and (multipart only) its files, apart as Django keeps them. */
+interface ParsedBody {
+  fields: Map<string, string>;
+  files: Map<string, UploadedFile[]>;
+}
+
+/**
+ * Django's MultiPartParser.sanitize_file_name: directories dropped, unprintable characters
+ * removed; a part left without a name (or named `.`/`..`) is skipped, null.
+ */
+function djangoFileName(raw: string): string | null {
+  const base = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
+  // Python's str.isprintable(): no control, format, unassigned or separator characters but the space.
+  const name = base.replace(/[\p{C}\p{Z}]/gu, (ch) => (ch === ' ' ? ch : ''));
+  return name === '' || name === '.' || name === '..' ? null : name;
+}
+
+/**
+ * Which parts of a multipart body declare their own Content-Type, in order. The platform's parser
+ * gives a file part without one the type text/plain; Django leaves it empty and Zulip then guesses
+ * the type from the file name (Python's requests, and so the Python client, sends no type).
+ */
+function partsDeclaringType(body: Buffer | string, contentType: string): boolean[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  if (!boundary) return [];
+  const text = typeof body === 'string' ? body : body.toString('latin1');
+  const parts = text.split(`--${boundary[1] ?? boundary[2]}`).slice(1);
+  const out: boolean[] = [];
+  for (const part of parts) {
+    if (part.startsWith('--')) break;
+    const end = part.indexOf('\r\n\r\n');
+    out.push(/^content-type[ \t]*:/im.test(end < 0 ? part : part.slice(0, end)));
+  }
+  return out;
+}
+
+async function parseBody(req: RawRequest): Promise<ParsedBody> {
+  const files = new Map<string, UploadedFile[]>();
+  if (req.body === undefined || req.body.length === 0) return { fields: new Map(), files };
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body)));
+    return { fields: toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body))), files };
   }
   if (type.startsWith('multipart/form-data')) {
     // zulip-js posts FormData; the platform's own multipart parser reads it.
+    let form: FormData;
     try {
-      const form = await new Request('http://simulator.invalid/', {
+      form = await new Request('http://simulator.invalid/', {
         method: 'POST',
         headers: { 'content-type': req.headers['content-type']! },
         body: req.body,
       }).formData();
-      const out = new Map<string, string>();
-      // File parts go to Django's request.FILES, not request.POST: they are no parameter at all.
-      for (const [k, v] of form) if (typeof v === 'string') out.set(k, v);
-      return out;
     } catch {
       throw ChatError.badRequest('Malformed multipart body');
     }
+    const fields = new Map<string, string>();
+    const typed = partsDeclaringType(req.body, req.headers['content-type']!);
+    let index = -1;
+    for (const [field, value] of form) {
+      index++;
+      if (typeof value === 'string') {
+        fields.set(field, value);
+        continue;
+      }
+      // File parts go to Django's request.FILES: only routes that declare a file parameter see them.
+      const filename = djangoFileName(value.name);
+      if (filename === null) continue;
+      const contentType = typed[index] === false ? '' : value.type;
+      const file: UploadedFile = { field, filename, contentType, bytes: new Uint8Array(await value.arrayBuffer()) };
+      const sent = files.get(field);
+      if (sent) sent.push(file);
+      else files.set(field, [file]);
+    }
+    return { fields, files };
   }
   // Zulip never reads JSON (or any other) bodies on API endpoints: parameters look missing.
-  return new Map();
+  return { fields: new Map(), files };
 }
 
 export interface DispatchOptions {
@@ -173,7 +232,10 @@ export interface DispatchOptions {
 export type Handle = (req: RawRequest) => Promise<RawResponse>;
 
 export function createDispatcher(getEngine: () => Engine, routes: readonly Route[], options: DispatchOptions = {}): Handle {
-  const table = compileRoutes(routes);
+  const tables: RouteTables = {
+    api: compileRoutes(routes.filter((r) => !r.outsideApi)),
+    site: compileRoutes(routes.filter((r) => r.outsideApi)),
+  };
   const secretsEqual = options.secretsEqual ?? constantTimeEqual;
   const onUnexpected =
     options.onUnexpectedError ??
@@ -185,7 +247,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     const isHead = req.method.toUpperCase() === 'HEAD';
     let response: RawResponse;
     try {
-      response = await dispatch(getEngine(), table, req, secretsEqual);
+      response = await dispatch(getEngine(), tables, req, secretsEqual);
     } catch (error) {
       if (isChatError(error)) response = errorResponse(error);
       else {
@@ -195,18 +257,25 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     }
     // HEAD: the GET answer's headers (its length included), no body.
     if (!isHead) return response;
-    return { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) }, body: '' };
+    return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
   };
 }
 
-async function dispatch(engine: Engine, table: RouteTable, req: RawRequest, secretsEqual: SecretsEqual): Promise<RawResponse> {
+/** Routes under /api/v1, and the few served from the site root (file downloads). */
+interface RouteTables {
+  api: RouteTable;
+  site: RouteTable;
+}
+
+async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, secretsEqual: SecretsEqual): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
   // Zulip's URL patterns are exact: `/users/` is not `/users`.
   const decoded = decodePath(rawPath);
-  const path = decoded.startsWith(`${API_PREFIX}/`) ? decoded.slice(API_PREFIX.length) : null;
-  const matched = path === null ? null : matchPath(table, path);
+  const matched = decoded.startsWith(`${API_PREFIX}/`)
+    ? matchPath(tables.api, decoded.slice(API_PREFIX.length))
+    : matchPath(tables.site, decoded);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const { entry } = matched;
 
@@ -214,7 +283,9 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest, secr
   if (method === 'OPTIONS') {
     return { status: 204, headers: { allow: [...entry.allowed].sort().join(', ') }, body: '' };
   }
-  const body = method === 'GET' || method === 'HEAD' ? new Map<string, string>() : await parseBody(req);
+  const parsed: ParsedBody =
+    method === 'GET' || method === 'HEAD' ? { fields: new Map<string, string>(), files: new Map() } : await parseBody(req);
+  const body = parsed.fields;
   // Legacy method override: a POST form field `method` picks the handler, compared as sent
   // (Django's method names are upper case, so `patch` matches nothing and answers 405).
   if (method === 'POST' && body.has('method')) method = body.get('method')!;
@@ -242,9 +313,10 @@ async function dispatch(engine: Engine, table: RouteTable, req: RawRequest, secr
   }
 
   const used = new Set<string>(['client']);
-  const raw: RawParams = { path: matched.params, query, body };
+  const raw: RawParams = { path: matched.params, query, body, files: parsed.files };
   const params = decodeParams(route.params, raw, used);
   const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers), secretsEqual });
+  if (fields instanceof RawReply) return fields.response;
   const ignored = new Set<string>();
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
   for (const k of query.keys()) if (!used.has(k)) ignored.add(k);

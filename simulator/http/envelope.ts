@@ -7,7 +7,15 @@ import type { ChatError } from '../engine/errors.ts';
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
+  /** Text: JSON, HTML or nothing. */
   body: string;
+  /** A file's bytes, sent instead of `body`. */
+  bytes?: Uint8Array;
+}
+
+/** How many bytes the response body has. */
+export function bodyLength(response: RawResponse): number {
+  return response.bytes ? response.bytes.length : Buffer.byteLength(response.body);
 }
 
 const JSON_TYPE = 'application/json';

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handle } from './dispatch.ts';
-import { internalErrorResponse } from './envelope.ts';
+import { bodyLength, internalErrorResponse } from './envelope.ts';
 
 /** Bodies above this size are refused before being read in full. */
 export const MAX_BODY_BYTES = 25 * 1024 * 1024;
@@ -56,8 +56,8 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Ser
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
         // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).
-        const length = out.headers['content-length'] ?? String(Buffer.byteLength(out.body));
-        res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(out.body);
+        const length = out.headers['content-length'] ?? String(bodyLength(out));
+        res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(out.bytes ?? out.body);
       })
       .catch((error: unknown) => {
         // A client that hung up mid-body has nobody left to answer: not a server fault.

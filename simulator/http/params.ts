@@ -5,7 +5,7 @@
  */
 import { ChatError } from '../engine/errors.ts';
 import { codePointLength } from '../engine/text.ts';
-import type { ParamSpec } from './route.ts';
+import type { ParamSpec, UploadedFile } from './route.ts';
 
 export { codePointLength };
 
@@ -142,6 +142,15 @@ export interface RawParams {
   path: Record<string, string>;
   query: Map<string, string>;
   body: Map<string, string>;
+  /** The file parts of a multipart body, by field name, in the order sent. */
+  files?: Map<string, UploadedFile[]>;
+}
+
+/** A file parameter's value: see ParamType `file`. */
+function fileParam(spec: ParamSpec, raw: RawParams): UploadedFile[] {
+  const files = raw.files ?? new Map<string, UploadedFile[]>();
+  if (spec.anyField) return [...files.values()].map((sent) => sent[sent.length - 1]!);
+  return files.get(spec.name) ?? [];
 }
 
 /**
@@ -151,6 +160,12 @@ export interface RawParams {
 export function decodeParams(specs: readonly ParamSpec[], raw: RawParams, used: Set<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const spec of specs) {
+    if (spec.type === 'file') {
+      const files = fileParam(spec, raw);
+      if (spec.required && files.length === 0) throw ChatError.missingArgument(spec.name);
+      out[spec.name] = files;
+      continue;
+    }
     let found: string | undefined;
     let foundName: string | undefined;
     if (spec.in === 'path') {

@@ -6,8 +6,28 @@
  */
 import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
+import type { RawResponse } from './envelope.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** One file part of a multipart body. */
+export interface UploadedFile {
+  /** The form field it was sent under. */
+  field: string;
+  /** Its file name, as Django's parser leaves it (directories dropped). */
+  filename: string;
+  /** Its declared content type, '' when the part declares none. */
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * A handler's answer that is not Zulip's JSON envelope: a file, an HTML error page, a redirect.
+ * Dispatch sends it as it is.
+ */
+export class RawReply {
+  constructor(readonly response: RawResponse) {}
+}
 
 /**
  * Who may call the route.
@@ -31,8 +51,12 @@ export type RouteAuth = 'none' | 'optional' | 'user' | 'admin' | 'owner' | 'bot'
  * - int_or_string: a JSON string or a JSON integer, Zulip's `Json[str] | Json[int]`
  *   (`message_retention_days`: `"unlimited"` or `30`; a bare word is not valid JSON).
  * - int_array_or_string_array: principals (IDs or emails, not mixed).
+ * - file: the files of a multipart body (Django's request.FILES, kept apart from the form fields):
+ *   an `UploadedFile[]`, those sent under `name`, or with `anyField` one per field name whatever
+ *   the name (the last file sent under it, as Django's MultiValueDict answers). Empty when none.
  */
 export type ParamType =
+  | 'file'
   | 'string'
   | 'int'
   | 'bool'
@@ -53,6 +77,8 @@ export interface ParamSpec {
   default?: unknown;
   /** Where it is read from. Default: body then query (Zulip's lookup order); `path` for `{name}` segments. */
   in?: 'path' | 'query' | 'body';
+  /** File parameters only: take the files of every field name, not just `name` (Zulip's uploads). */
+  anyField?: boolean;
   /** Path parameters only: the value may span several segments (Django's `<path:…>`), e.g. `narrow/is/starred`. */
   spansSegments?: boolean;
   /** Extra validation after decoding; throw a ChatError, or return the (possibly normalised) value. */
@@ -86,6 +112,11 @@ export interface Route {
   /** Relative to /api/v1, `{name}` for path parameters, e.g. '/messages/{message_id}/reactions'. */
   path: string;
   /**
+   * Served at the site root instead of under /api/v1: Zulip's file downloads
+   * (`/user_uploads/…`), which clients fetch with the same Basic credentials.
+   */
+  outsideApi?: boolean;
+  /**
    * Other paths that reach the same route: the real Zulip names of endpoints the specification
    * renames (`/users/me/apns_device_token` for `/users/me/push_a_device_token`), which real clients send.
    */
@@ -93,7 +124,7 @@ export interface Route {
   auth: RouteAuth;
   params: ParamSpec[];
   /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */
-  handler(ctx: RouteContext): RouteResult | Promise<RouteResult>;
+  handler(ctx: RouteContext): RouteResult | RawReply | Promise<RouteResult | RawReply>;
   /**
    * A check run after authentication and the role check, before any parameter is decoded: Zulip's
    * view decorators (e.g. drafts need the author's synchronization setting on). Throws to refuse.

@@ -4,12 +4,12 @@
  * answer as the route declares.
  */
 import { describe, expect, it } from 'vitest';
-import { basicAuth, routes } from '../../simulator/index.ts';
+import { basicAuth, routePrefix, routes } from '../../simulator/index.ts';
 import type { Route } from '../../simulator/http/route.ts';
 import { ID, devFixture, sim } from './helpers.ts';
 
 function concretePath(route: Route): string {
-  return `/api/v1${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+  return `${routePrefix(route)}${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const spec = route.params.find((p) => p.name === name)!;
     return spec.type === 'int' ? '1' : 'x';
   })}`;

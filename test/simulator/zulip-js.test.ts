@@ -1,6 +1,10 @@
 // A realistic session of the zulip-js client (the npm package, unchanged) against the simulator's
 // real HTTP server: the same calls a bot makes against Zulip, with Zulip's answers.
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '../../simulator/engine/server-version.ts';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
@@ -14,6 +18,7 @@ interface ZulipClient {
   reactions: { add: Call; remove: Call };
   server: { settings: Call };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
+  config: { username: string; apiKey: string };
 }
 const zulipInit = createRequire(import.meta.url)('zulip-js') as (config: Record<string, string>) => Promise<ZulipClient>;
 
@@ -152,6 +157,39 @@ describe('zulip-js session', () => {
     const mine = listed.invites.find((i: { link_url: string }) => i.link_url === created.invite_link);
     expect(mine).toMatchObject({ invited_by_user_id: 11, invited_as: 600, is_multiuse: true });
     expect(await client.callEndpoint(`/invites/multiuse/${mine.id}`, 'DELETE')).toEqual({ result: 'success', msg: '' });
+  });
+
+  // zulip-js has no upload method either: its documented way is callEndpoint with a file stream,
+  // which its form-data encoder sends as a multipart file part named after the parameter.
+  test('callEndpoint: upload a file, list it, fetch it back with Basic credentials', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'zulip-js-upload-'));
+    try {
+      const file = path.join(dir, 'notes from zulip-js.txt');
+      await writeFile(file, 'Uploaded by zulip-js\n');
+      const res = await client.callEndpoint('/user_uploads', 'POST', { filename: createReadStream(file) });
+      expect(res).toEqual({
+        result: 'success',
+        msg: '',
+        uri: expect.stringMatching(/^\/user_uploads\/2\/[0-9a-f]{2}\/[\w-]{24}\/notes-from-zulip-js\.txt$/),
+        url: res.uri,
+        filename: 'notes from zulip-js.txt',
+      });
+      const listed = await client.callEndpoint('/attachments', 'GET');
+      expect(listed.attachments).toContainEqual(expect.objectContaining({ name: 'notes from zulip-js.txt', size: 21, message_ids: [] }));
+      const got = await fetch(new URL(res.url, server.url), { headers: { authorization: `Basic ${Buffer.from(`${client.config.username}:${client.config.apiKey}`).toString('base64')}` } });
+      expect([got.status, got.headers.get('content-type'), await got.text()]).toEqual([200, 'text/plain; charset="ascii"', 'Uploaded by zulip-js\n']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('callEndpoint: drafts and saved snippets (arrays JSON-encoded by zulip-js)', async () => {
+    const created = await client.callEndpoint('/drafts', 'POST', { drafts: [{ type: 'stream', to: [3], topic: 'zulip-js', content: 'Draft from zulip-js' }] });
+    expect(created).toEqual({ result: 'success', msg: '', ids: [expect.any(Number)] });
+    const drafts = await client.callEndpoint('/drafts', 'GET');
+    expect(drafts.drafts).toEqual([expect.objectContaining({ id: created.ids[0], type: 'stream', to: [3], content: 'Draft from zulip-js' })]);
+    const snippet = await client.callEndpoint('/saved_snippets', 'POST', { title: 'Sign-off', content: 'Cheers, the zulip-js bot' });
+    expect(snippet).toEqual({ result: 'success', msg: '', saved_snippet_id: expect.any(Number) });
   });
 
   test('errors come back as Zulip error envelopes', async () => {

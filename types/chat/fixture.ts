@@ -45,6 +45,10 @@ export interface Fixture {
   custom_profile_fields?: FixtureProfileField[];
   realm_emoji?: FixtureRealmEmoji[];
   /**
+   * Files already uploaded; messages link them as /user_uploads/{path_id}.
+   */
+  uploads?: FixtureUpload[];
+  /**
    * The simulated push notification service.
    */
   push_service?: {
@@ -130,6 +134,10 @@ export interface FixtureRealm {
   max_stream_description_length?: number;
   max_topic_length?: number;
   max_message_length?: number;
+  /**
+   * Largest file POST /user_uploads accepts, in MiB (default 25).
+   */
+  max_file_upload_size_mib?: number;
   /**
    * Whether senders may edit their messages' content (default true).
    */
@@ -302,6 +310,31 @@ export interface FixtureRealmEmoji {
   source_url: string;
   author?: Email;
   deactivated?: boolean;
+}
+/**
+ * This interface was referenced by `Fixture`'s JSON-Schema
+ * via the `definition` "FixtureUpload".
+ */
+export interface FixtureUpload {
+  /**
+   * {realm id}/{2 hex}/{random}/{file name}, as Zulip makes them.
+   */
+  path_id: string;
+  /**
+   * The name it was uploaded under; default the path's last segment.
+   */
+  name?: string;
+  owner: Email;
+  /**
+   * Default: guessed from the name, as Zulip does.
+   */
+  content_type?: string;
+  /**
+   * The file's bytes: UTF-8 text, or Base64 with content_encoding base64.
+   */
+  content: string;
+  content_encoding?: 'utf-8' | 'base64';
+  create_time?: number;
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema

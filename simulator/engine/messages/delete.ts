@@ -3,6 +3,7 @@
 // goes out per conversation (channel topic, case-insensitively, or DM conversation). Used by
 // DELETE /messages/{id}, by deactivating a user with the delete_*_messages actions, and by
 // undoing a topic resolution within its grace period.
+import { releaseAttachments } from '../attachments.ts';
 import { effect, type Effect } from '../events.ts';
 import type { Engine } from '../core.ts';
 import { eventRecipientsForMessages } from './access.ts';
@@ -36,10 +37,12 @@ export function deleteMessages(engine: Engine, ids: Iterable<number>, actingUser
     else groups.set(key, [m]);
   }
   const events: Effect[] = [];
+  const deleted = new Set<number>();
   for (const key of [...groups.keys()].sort()) {
     const messages = groups.get(key)!;
     const first = messages[0]!;
     const messageIds = messages.map((m) => m.id).sort((a, b) => a - b);
+    for (const id of messageIds) deleted.add(id);
     const users = eventRecipientsForMessages(engine, messages);
     if (actingUserId !== undefined) users.add(actingUserId);
     if (first.streamId === null) {
@@ -60,6 +63,7 @@ export function deleteMessages(engine: Engine, ids: Iterable<number>, actingUser
       effect({ type: 'delete_message', message_ids: messageIds, message_type: 'stream', stream_id: streamId, topic: topicKey(first.topic) }, users),
     );
   }
+  events.push(...releaseAttachments(engine, deleted));
   return events;
 }
 

@@ -5,6 +5,7 @@
 // with recipients' mention flags recomputed, messages moved with their indexes, UserMessage rows
 // added and removed on a channel move, the edit history entry, and the update_message /
 // delete_message events, then Notification Bot's resolve notice or move breadcrumbs.
+import { relinkAttachments, type AttachmentDict } from '../attachments.ts';
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import { isModerator, notificationBot, subscribersOf, type Engine } from '../core.ts';
@@ -327,13 +328,14 @@ function messagesInTopic(engine: Engine, streamId: number, topic: string): Store
   return (store.byTopic.get(streamId)?.get(topicKey(topic)) ?? []).map((id) => getMessage(store, id)!);
 }
 
-export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detached_uploads: never[] }> {
+export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detached_uploads: AttachmentDict[] }> {
   const { actor, message, params } = c;
   const store = engine.state.messages;
   const timestamp = Math.floor(c.now);
   const event: Record<string, unknown> = { user_id: actor.id, edit_timestamp: timestamp, message_id: message.id, rendering_only: false };
   const entry: EditHistoryEntry = { user_id: actor.id, timestamp };
   const events: Effect[] = [];
+  let detached: AttachmentDict[] = [];
   message.lastEditTimestamp = timestamp;
 
   if (c.contentEdited) {
@@ -356,6 +358,9 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
     message.hasLink = rendered.hasLink;
     message.hasImage = rendered.hasImage;
     message.hasAttachment = rendered.hasAttachment;
+    const relinked = relinkAttachments(engine, actor, message, rendered.html);
+    detached = relinked.detached;
+    events.push(...relinked.events);
     reindexMessageWords(store, message, wordsBefore);
     const participants =
       c.origStream && rendered.wildcards.has('topic') ? topicParticipants(engine, c.origStream.id, c.targetTopic) : new Set<number>();
@@ -363,7 +368,7 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
     if (!c.origStream) {
       message.editHistory = [entry, ...(message.editHistory ?? [])];
       events.push(...updateEvents({ ...event, message_ids: [message.id] }, rowFlags(message)));
-      return outcome({ detached_uploads: [] }, events);
+      return outcome({ detached_uploads: detached }, events);
     }
   }
 
@@ -474,7 +479,7 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
     events.push(...notice.events);
   }
   if (bot && moved) events.push(...moveBreadcrumbs(engine, bot, c, changedIds, movedAllVisible, resolveNoticeId));
-  return outcome({ detached_uploads: [] }, events);
+  return outcome({ detached_uploads: detached }, events);
 }
 
 /**
@@ -545,6 +550,6 @@ function moveBreadcrumbs(
   return events;
 }
 
-export function updateMessage(engine: Engine, actor: UserRecord, messageId: number, params: EditParams): Outcome<{ detached_uploads: never[] }> {
+export function updateMessage(engine: Engine, actor: UserRecord, messageId: number, params: EditParams): Outcome<{ detached_uploads: AttachmentDict[] }> {
   return doUpdateMessage(engine, checkUpdateMessage(engine, actor, messageId, params));
 }

@@ -1,6 +1,7 @@
 // Sending a message (POST /messages; zerver/views/message_send.py + zerver/actions/message_send.py):
 // check* resolves and validates the addressee, topic and content; do* renders, stores the message
 // with a UserMessage row per recipient and returns the `message` events.
+import { claimAttachments, linkedUploadPaths } from '../attachments.ts';
 import { ChatError } from '../errors.ts';
 import { isUserInGroupSetting } from '../core.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events.ts';
@@ -476,7 +477,9 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     hasImage: rendered.hasImage,
   };
   const stored = appendMessage(engine.state.messages, message);
-  return outcome({ id }, messageEvents(engine, stored, rows, checked));
+  // Zulip claims the linked uploads before the message goes out, so their events come first.
+  const claimed = claimAttachments(engine, sender, stored, linkedUploadPaths(engine, rendered.html));
+  return outcome({ id }, [...claimed, ...messageEvents(engine, stored, rows, checked)]);
 }
 
 /** One `message` event per distinct flag set; the sender's carries local_message_id when asked. */

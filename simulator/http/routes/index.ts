@@ -14,6 +14,7 @@ import { pushRoutes } from './push.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { serverRoutes } from './server.ts';
 import { statusRoutes } from './statuses.ts';
+import { uploadRoutes } from './uploads.ts';
 import { userRoutes } from './users.ts';
 import { videoCallRoutes } from './video-calls.ts';
 
@@ -34,4 +35,5 @@ export const routes: readonly Route[] = [
   ...channelFolderRoutes,
   ...pushRoutes,
   ...inviteRoutes,
+  ...uploadRoutes,
 ];

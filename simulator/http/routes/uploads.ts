@@ -1,0 +1,142 @@
+/**
+ * Uploads and attachments (reference part 2 §8, part 4 §8): POST /user_uploads, the download URLs
+ * at the site root (with Basic credentials, or a temporary token), GET and DELETE /attachments.
+ */
+import {
+  INLINE_MIME_TYPES,
+  accessUpload,
+  attachmentForToken,
+  deleteAttachment,
+  issueUploadToken,
+  listAttachments,
+  uploadFile,
+  type UploadAccess,
+} from '../../engine/attachments.ts';
+import { commit } from '../../engine/core.ts';
+import type { AttachmentRecord } from '../../engine/state.ts';
+import { RawReply, type ParamSpec, type Route, type UploadedFile } from '../route.ts';
+
+const HTML = 'text/html; charset=utf-8';
+
+/** Python's urllib.parse.quote (safe '/'), for RFC 5987 file names. */
+function pyQuote(text: string): string {
+  return encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll('%2F', '/');
+}
+
+/** Django's content_disposition_header. */
+export function contentDisposition(download: boolean, filename: string): string {
+  const file = /^[\t\x20-\x7e]*$/.test(filename)
+    ? `filename="${filename.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+    : `filename*=utf-8''${pyQuote(filename)}`;
+  return `${download ? 'attachment' : 'inline'}; ${file}`;
+}
+
+/** The file itself: inline only for types a browser may safely show, else as a download. */
+function fileReply(a: AttachmentRecord): RawReply {
+  const bare = a.contentType.split(';')[0]!.trim().toLowerCase();
+  return new RawReply({
+    status: 200,
+    headers: {
+      'content-type': a.contentType,
+      'content-disposition': contentDisposition(!INLINE_MIME_TYPES.includes(bare), a.name),
+      'cache-control': 'private, immutable',
+    },
+    body: '',
+    bytes: a.bytes,
+  });
+}
+
+/** serve_file's answers when the file is not served: HTML pages, or the login page for spectators. */
+function refusal(access: Exclude<UploadAccess, { kind: 'file' }>, path: string): RawReply {
+  switch (access.kind) {
+    case 'not_found':
+      return new RawReply({ status: 404, headers: { 'content-type': HTML, vary: 'Accept' }, body: '<p>This file does not exist or has been deleted.</p>' });
+    case 'forbidden':
+      return new RawReply({ status: 403, headers: { 'content-type': HTML, vary: 'Accept' }, body: '<p>You are not authorized to view this file.</p>' });
+    case 'login':
+      return new RawReply({ status: 302, headers: { location: `/login/?next=${encodeURIComponent(path)}`, vary: 'Accept' }, body: '' });
+  }
+}
+
+const uploadPath: ParamSpec[] = [
+  { name: 'realm_id', type: 'int', in: 'path', required: true },
+  { name: 'filename', type: 'string', in: 'path', required: true, spansSegments: true },
+];
+
+const pathIdOf = (params: Record<string, unknown>) => `${params.realm_id as number}/${params.filename as string}`;
+
+export const uploadRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/user_uploads',
+    auth: 'user',
+    summary: 'upload one file (multipart, any field name)',
+    params: [{ name: 'file', type: 'file', anyField: true }],
+    handler({ engine, user, params }) {
+      const files = (params.file as UploadedFile[]).map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
+      return commit(engine, uploadFile(engine, user!, files));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user_uploads/{realm_id}/{filename}',
+    auth: 'user',
+    summary: 'a temporary link to an upload, usable without credentials for a minute',
+    params: uploadPath,
+    handler({ engine, user, params }) {
+      const pathId = pathIdOf(params);
+      const access = accessUpload(engine, user, pathId);
+      if (access.kind !== 'file') return refusal(access, `/user_uploads/${pathId}`);
+      const token = issueUploadToken(engine, access.attachment);
+      return { url: `/user_uploads/temporary/${token}/${pathId.split('/').pop()!}` };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user_uploads/{realm_id}/{filename}',
+    outsideApi: true,
+    // The uploader, or anyone who can read a message linking the file; spectators for web-public ones.
+    auth: 'optional',
+    summary: 'download an upload',
+    params: uploadPath,
+    handler({ engine, user, params }) {
+      const pathId = pathIdOf(params);
+      const access = accessUpload(engine, user, pathId);
+      return access.kind === 'file' ? fileReply(access.attachment) : refusal(access, `/user_uploads/${pathId}`);
+    },
+  },
+  {
+    method: 'GET',
+    path: '/user_uploads/temporary/{token}/{filename}',
+    outsideApi: true,
+    auth: 'none',
+    summary: 'download an upload through a temporary link',
+    params: [
+      { name: 'token', type: 'string', in: 'path', required: true },
+      { name: 'filename', type: 'string', in: 'path', required: true },
+    ],
+    handler({ engine, params }) {
+      return fileReply(attachmentForToken(engine, params.token as string, params.filename as string));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/attachments',
+    auth: 'user',
+    summary: "your uploads, and the organization's upload space used",
+    params: [],
+    handler: ({ engine, user }) => ({ ...listAttachments(engine, user!) }),
+  },
+  {
+    method: 'DELETE',
+    path: '/attachments/{attachment_id}',
+    auth: 'user',
+    summary: 'delete one of your uploads',
+    params: [{ name: 'attachment_id', type: 'int', in: 'path', required: true }],
+    handler({ engine, user, params }) {
+      return commit(engine, deleteAttachment(engine, user!, params.attachment_id as number));
+    },
+  },
+];
