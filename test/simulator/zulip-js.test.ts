@@ -14,7 +14,7 @@ type Call = (params?: Record<string, unknown>) => Promise<any>;
 interface ZulipClient {
   users: { retrieve: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
   streams: { retrieve: Call };
-  messages: { send: Call; retrieve: Call; getById: Call };
+  messages: { send: Call; retrieve: Call; getById: Call; update: Call; getHistoryById: Call; deleteById: Call };
   reactions: { add: Call; remove: Call };
   server: { settings: Call };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
@@ -190,6 +190,28 @@ describe('zulip-js session', () => {
     expect(drafts.drafts).toEqual([expect.objectContaining({ id: created.ids[0], type: 'stream', to: [3], content: 'Draft from zulip-js' })]);
     const snippet = await client.callEndpoint('/saved_snippets', 'POST', { title: 'Sign-off', content: 'Cheers, the zulip-js bot' });
     expect(snippet).toEqual({ result: 'success', msg: '', saved_snippet_id: expect.any(Number) });
+  });
+
+  test('messages.update edits and moves (PATCH parameters in the query string, message_id ignored)', async () => {
+    const edited = await client.messages.update({ message_id: channelMessageId, content: 'Hello again from **zulip-js**' });
+    expect(edited).toEqual({ result: 'success', msg: '', detached_uploads: [], ignored_parameters_unsupported: ['message_id'] });
+    const moved = await client.messages.update({ message_id: channelMessageId, topic: 'zulip-js moved', propagate_mode: 'change_all' });
+    expect(moved).toMatchObject({ result: 'success', detached_uploads: [] });
+    const res = await client.messages.getById({ message_id: channelMessageId });
+    expect(res.message).toMatchObject({ subject: 'zulip-js moved', content: '<p>Hello again from <strong>zulip-js</strong></p>' });
+    expect(res.message.last_edit_timestamp).toEqual(expect.any(Number));
+    const refused = await client.messages.update({ message_id: channelMessageId, topic: 'zulip-js moved' });
+    expect(refused).toEqual({ result: 'error', msg: 'Nothing to change', code: 'BAD_REQUEST' });
+  });
+
+  test('messages.getHistoryById', async () => {
+    const res = await client.messages.getHistoryById({ message_id: channelMessageId });
+    expect(res.result).toBe('success');
+    expect(res.message_history.map((h: { topic: string; content: string }) => [h.topic, h.content])).toEqual([
+      ['zulip-js', 'Hello from **zulip-js** :octopus:'],
+      ['zulip-js', 'Hello again from **zulip-js**'],
+      ['zulip-js moved', 'Hello again from **zulip-js**'],
+    ]);
   });
 
   test('errors come back as Zulip error envelopes', async () => {

@@ -46,7 +46,10 @@ export interface Message {
   avatar_url: string | null;
   last_edit_timestamp?: number;
   last_moved_timestamp?: number;
-  edit_history?: {}[];
+  /**
+   * Stored edits, newest first, as the realm's message_edit_history_visibility_policy allows.
+   */
+  edit_history?: EditHistoryEntry[];
   flags?: MessageFlag[];
   match_content?: string;
   match_subject?: string;
@@ -89,4 +92,21 @@ export interface DisplayRecipientUser {
   email: string;
   full_name: string;
   is_mirror_dummy: boolean;
+}
+/**
+ * One edit: who and when, and what changed (content, channel and/or topic).
+ *
+ * This interface was referenced by `Message`'s JSON-Schema
+ * via the `definition` "EditHistoryEntry".
+ */
+export interface EditHistoryEntry {
+  user_id: number | null;
+  timestamp: number;
+  prev_content?: string;
+  prev_rendered_content?: string;
+  prev_rendered_content_version?: number;
+  prev_stream?: number;
+  stream?: number;
+  prev_topic?: string;
+  topic?: string;
 }

@@ -17,6 +17,7 @@ import { sha256Hex } from '../sha256.ts';
 import { isGuest } from '../core.ts';
 import type { StreamRecord, UserRecord } from '../state.ts';
 import { canAccessStreamHistory } from './access.ts';
+import { RESOLVED_TOPIC_PREFIX } from './format.ts';
 import { deleteMessages } from './delete.ts';
 import {
   canEditTopic,
@@ -67,7 +68,6 @@ export interface EditParams {
 
 /** Clients offer editing until about 15 s past the limit; the server allows 20 (edit_limit_buffer). */
 export const EDIT_LIMIT_BUFFER_SECONDS = 20;
-export const RESOLVED_TOPIC_PREFIX = '✔ ';
 /** settings.RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS (production value). */
 export const RESOLVE_TOPIC_UNDO_GRACE_PERIOD_SECONDS = 60;
 /** Message.EMPTY_TOPIC_FALLBACK_NAME: what the empty topic is called when it cannot be "". */

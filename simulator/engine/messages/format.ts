@@ -3,8 +3,11 @@
 import { avatarUrl, type Engine } from '../core.ts';
 import { topicLinks } from '../markdown/index.ts';
 import type { Message, MessageFlag } from '../../../types/chat/message.ts';
-import type { UserRecord } from '../state.ts';
-import { flagNames, FLAG_BITS, type StoredMessage } from './store.ts';
+import type { EditHistoryVisibility, UserRecord } from '../state.ts';
+import { flagNames, FLAG_BITS, type EditHistoryEntry, type StoredMessage } from './store.ts';
+
+/** The prefix that marks a topic resolved (Zulip's RESOLVED_TOPIC_PREFIX). */
+export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 export interface FormatOptions {
   applyMarkdown: boolean;
@@ -77,7 +80,63 @@ export function formatMessage(
     content_type: options.applyMarkdown ? 'text/html' : 'text/x-markdown',
   };
   if (message.streamId !== null) out.stream_id = message.streamId;
-  if (message.lastEditTimestamp !== null) out.last_edit_timestamp = message.lastEditTimestamp;
+  if (message.editHistory !== null) {
+    Object.assign(out, editFields(message.editHistory, engine.state.realm.message_edit_history_visibility_policy, engine.state.realm.max_topic_length));
+  }
+  return out;
+}
+
+/**
+ * Zulip's topic_resolve_toggled: was this topic change only adding or removing the "✔ " prefix?
+ * (A resolved name may have been cut to the topic length, with "..." at its end.)
+ */
+export function topicResolveToggled(topic: string, prevTopic: string, maxTopicLength: number): boolean {
+  const prefix = RESOLVED_TOPIC_PREFIX;
+  if (prevTopic.startsWith(prefix) && !topic.startsWith(prefix)) return prevTopic.slice(prefix.length) === topic;
+  if (topic.startsWith(prefix) && !prevTopic.startsWith(prefix)) {
+    if ([...prevTopic].length <= maxTopicLength - prefix.length) return topic.slice(prefix.length) === prevTopic;
+    if (topic.endsWith('...')) return prevTopic.startsWith(topic.slice(prefix.length, -3));
+  }
+  return false;
+}
+
+/**
+ * What edits show in a message object (messages_for_ids): last_edit_timestamp counts content
+ * edits only, last_moved_timestamp real moves (not resolving), and edit_history is the stored
+ * list (newest first) as the realm's visibility policy allows: nothing for "none"; for "moves",
+ * content-only entries dropped and the content keys of mixed ones.
+ */
+export function editFields(history: readonly EditHistoryEntry[], policy: EditHistoryVisibility, maxTopicLength: number): Partial<Message> {
+  let lastEdit = 0;
+  let lastMove = 0;
+  for (const entry of history) {
+    if (entry.prev_stream !== undefined) lastMove = Math.max(lastMove, entry.timestamp);
+    else if (entry.prev_topic !== undefined && !topicResolveToggled(entry.topic ?? '', entry.prev_topic, maxTopicLength)) {
+      lastMove = Math.max(lastMove, entry.timestamp);
+    }
+    if (entry.prev_content !== undefined) lastEdit = Math.max(lastEdit, entry.timestamp);
+  }
+  const out: Partial<Message> = {};
+  if (lastEdit !== 0) out.last_edit_timestamp = lastEdit;
+  if (lastMove !== 0) out.last_moved_timestamp = lastMove;
+  if (policy !== 'none') out.edit_history = visibleEditHistory(policy, history.map((entry) => ({ ...entry })));
+  return out;
+}
+
+/** visible_edit_history_for_message, for stored or formatted entries. */
+export function visibleEditHistory<T extends { prev_content?: string; prev_topic?: string }>(policy: EditHistoryVisibility, entries: T[]): T[] {
+  if (policy === 'all') return entries;
+  const out: T[] = [];
+  for (const entry of entries) {
+    if (entry.prev_content !== undefined) {
+      if (entry.prev_topic === undefined) continue;
+      const stripped = entry as Record<string, unknown>;
+      delete stripped.prev_content;
+      delete stripped.prev_rendered_content;
+      delete stripped.content_html_diff;
+    }
+    out.push(entry);
+  }
   return out;
 }
 

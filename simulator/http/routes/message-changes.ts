@@ -4,6 +4,7 @@
 import { ChatError } from '../../engine/errors.ts';
 import { commit } from '../../engine/core.ts';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../engine/messages/edit.ts';
+import { getMessageHistory } from '../../engine/messages/history.ts';
 import type { Route, RouteContext } from '../route.ts';
 
 function actor(ctx: RouteContext) {
@@ -49,6 +50,19 @@ export const messageChangeRoutes: Route[] = [
           prevContentSha256: str(p.prev_content_sha256),
         }),
       );
+    },
+  },
+  {
+    method: 'GET',
+    path: '/messages/{message_id}/history',
+    auth: 'user',
+    summary: "A message's edit history, oldest first",
+    params: [
+      { name: 'allow_empty_topic_name', type: 'bool', default: false },
+      { name: 'message_id', type: 'int', in: 'path', required: true },
+    ],
+    handler(ctx) {
+      return getMessageHistory(ctx.engine, actor(ctx), ctx.params.message_id as number, ctx.params.allow_empty_topic_name as boolean);
     },
   },
 ];
