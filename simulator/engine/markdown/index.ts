@@ -303,6 +303,9 @@ function createRenderer(): MarkdownIt {
     }
     return codeBlock(token.content, lang);
   };
+  // Zulip's ~~strike~~ is a <del> (its DEL_RE SimpleTagPattern), not markdown-it's <s>.
+  rules.s_open = () => '<del>';
+  rules.s_close = () => '</del>';
   rules.softbreak = () => '<br>\n';
   rules.hardbreak = () => '<br>\n';
   return md;

@@ -3,6 +3,7 @@
 import { ChatError } from '../../engine/errors.ts';
 import { commit } from '../../engine/core.ts';
 import { getMessages, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
+import { previewRendering } from '../../engine/messages/preview.ts';
 import { addReaction, removeReaction } from '../../engine/messages/reactions.ts';
 import { clientName, sendMessage } from '../../engine/messages/send.ts';
 import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
@@ -33,6 +34,9 @@ function requireUser(ctx: RouteContext) {
 }
 
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+
+/** Zulip's settings.MAX_MESSAGE_LENGTH: the longest content POST /messages/render accepts. */
+const MAX_RENDER_LENGTH = 10_000;
 
 const emojiParams: ParamSpec[] = [
   { name: 'message_id', type: 'int', in: 'path', required: true },
@@ -127,6 +131,14 @@ export const messageRoutes: Route[] = [
         allowEmptyTopicName: p.allow_empty_topic_name as boolean,
       });
     },
+  },
+  {
+    method: 'POST',
+    path: '/messages/render',
+    auth: 'user',
+    summary: 'Render Markdown as a message would be rendered, without sending it',
+    params: [{ name: 'content', type: 'string', required: true, maxLength: MAX_RENDER_LENGTH }],
+    handler: (ctx) => previewRendering(ctx.engine, requireUser(ctx), ctx.params.content as string),
   },
   {
     method: 'GET',
