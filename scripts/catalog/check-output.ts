@@ -20,9 +20,12 @@ interface Envelope {
 
 const SUFFIX = '.schema.json';
 
-export function checkOutputs(outputs: Outputs): Issue[] {
+/**
+ * `passed` remembers, by object, the schemas each object met; `watch` keeps it across rebuilds,
+ * so objects carried over unchanged from the last build are not checked again.
+ */
+export function checkOutputs(outputs: Outputs, passed = new WeakMap<object, Set<string>>()): Issue[] {
   const registry = schemaRegistry();
-  const passed = new WeakMap<object, Set<string>>();
   const issues: Issue[] = [];
 
   function checkWhole(file: string, schema: string, value: unknown, at: string): void {

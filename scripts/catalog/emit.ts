@@ -15,7 +15,8 @@ import { schemaRegistry } from './schemas.ts';
 import { organization } from './organization.ts';
 import * as r from './resources.ts';
 import { API_PREFIX, API_VERSION, apiUrl, pageUrl, twinFile } from './site.ts';
-import { twinMarkdown } from './twins.ts';
+import { twinMarkdown, type TwinMemo } from './twins.ts';
+import type { CollectionDoc } from './validate.ts';
 
 /** `schema: null` only for openapi.json, which follows the OpenAPI 3.1 schema (checked by the tests). */
 export type OutFile =
@@ -42,6 +43,8 @@ export type Outputs = Map<string, OutFile>;
 export interface EmitOptions {
   /** ISO date-time for `generated_at`; the caller derives it from SOURCE_DATE_EPOCH or the content. */
   generatedAt: string;
+  /** `watch`: twins rendered before, kept while nothing they depend on changes. */
+  twins?: TwinMemo;
 }
 
 const api = (rel: string): string => `${API_PREFIX.slice(1)}/${rel}`;
@@ -100,7 +103,7 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
     void out.set(rel, { kind: 'text', render, ...(compose ? { compose } : {}) });
   for (const d of indexable) {
     const at = addressesOf(c.site, d);
-    text(twinFile(at.path), () => [twinMarkdown(c, d)]);
+    out.set(twinFile(at.path), twinOutput(c, d, opts.twins));
     sitemap.push({ loc: at.url, lastmod: d.fm.updated });
   }
   text('llms.txt', () => [llmsTxt(c)]);
@@ -111,6 +114,24 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   text('sitemap.xml', () => [sitemapXml(sitemap)]);
   const textFiles = [...out.entries()].filter(([, f]) => f.kind === 'text').map(([p]) => p);
   text('_headers', () => [formatHeadersFile(headerRules(textFiles))]);
+  return out;
+}
+
+function twinOutput(c: Catalog, d: CollectionDoc, memo?: TwinMemo): OutFile {
+  return { kind: 'text', render: () => [twinMarkdown(c, d, memo)] };
+}
+
+/**
+ * The outputs that belong to one document alone: its detail file (services, sectors, insights)
+ * and its Markdown twin (indexable pages), made as emitCatalog makes them. `watch` writes these
+ * first for the documents an edit touched, before the lists and the bundle.
+ */
+export function documentOutputs(c: Catalog, d: CollectionDoc, twins?: TwinMemo): Outputs {
+  const out: Outputs = new Map();
+  if (d.kind === 'service') out.set(api(detailFile('service', d.fm.slug)), { kind: 'json', schema: 'service', value: r.service(c, d) });
+  if (d.kind === 'sector') out.set(api(detailFile('sector', d.fm.slug)), { kind: 'json', schema: 'sector', value: r.sector(c, d, r.servicesBySector(c)) });
+  if (d.kind === 'insight') out.set(api(detailFile('insight', d.fm.slug)), { kind: 'json', schema: 'insight', value: r.insight(c, d) });
+  if (d.kind !== 'page' || d.fm.indexable) out.set(twinFile(addressesOf(c.site, d).path), twinOutput(c, d, twins));
   return out;
 }
 

@@ -10,6 +10,12 @@
 export class JsonCache {
   readonly #strings = new WeakMap<object, string>();
   readonly #uses = new WeakMap<object, number>();
+  /** Keep every object's string for as long as the object lives (`watch`, across rebuilds). */
+  readonly #retain: boolean;
+
+  constructor(opts: { retain?: boolean } = {}) {
+    this.#retain = opts.retain ?? false;
+  }
 
   /** `value` will be asked for `uses` times in all; its string is kept until the last one. */
   share(value: unknown, uses: number): void {
@@ -19,6 +25,11 @@ export class JsonCache {
   /** JSON.stringify, reused for shared objects (emitted objects are never mutated). */
   of(value: unknown): string {
     if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+    if (this.#retain) {
+      let kept = this.#strings.get(value);
+      if (kept === undefined) this.#strings.set(value, (kept = JSON.stringify(value)));
+      return kept;
+    }
     const left = this.#uses.get(value);
     if (left === undefined) return JSON.stringify(value);
     let s = this.#strings.get(value);

@@ -101,7 +101,7 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
       issues.push(issue(doc.file, 'contact.contact_page', 'dangling_reference',
         `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path${maybe}`));
     }
-    for (const target of siteLinks(doc.body)) {
+    for (const target of linksOf(doc)) {
       if (!paths.has(target)) {
         issues.push(issue(doc.file, 'body', 'dangling_reference', `links to ${target}, which is not a page of the site${maybe}`));
       }
@@ -131,6 +131,14 @@ function checkFaqs(doc: CollectionDoc): Issue[] {
     seen.add(q);
   });
   return out;
+}
+
+/** A document's body links, read once per document object (watch keeps unchanged ones). */
+const bodyLinks = new WeakMap<Doc, string[]>();
+function linksOf(doc: Doc): string[] {
+  let links = bodyLinks.get(doc);
+  if (!links) bodyLinks.set(doc, (links = siteLinks(doc.body)));
+  return links;
 }
 
 /**

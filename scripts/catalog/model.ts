@@ -22,12 +22,18 @@ export interface Catalog {
   /** Newest `updated` in the content: the catalog's own date. */
   updated: string;
   link(kind: 'service' | 'sector' | 'insight', slug: string): ResourceLink;
+  /** The same, or undefined when there is no such item. */
+  findLink(kind: 'service' | 'sector' | 'insight', slug: string): ResourceLink | undefined;
   area(slug: string): AreaDoc;
 }
 
 const bySlug = <T extends CollectionDoc>(a: T, b: T): number => cmp(a.fm.slug, b.fm.slug);
 
-export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
+/**
+ * `previous` (watch): the last build's catalog, whose link objects are kept where they are
+ * unchanged, so that what was rendered from them can be recognised as unchanged too.
+ */
+export function buildCatalog(docs: readonly Doc[], site: Site, previous?: Catalog): Catalog {
   const pick = <K extends Doc['kind']>(kind: K) => docs.filter((d): d is Extract<Doc, { kind: K }> => d.kind === kind);
   const organization = pick('organization')[0];
   if (!organization) throw new Error('buildCatalog needs the organization (link-check reports it missing)');
@@ -49,12 +55,15 @@ export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
   // kind → slug → link: looked up for every reference, so no key string is built per lookup.
   const links = new Map<string, Map<string, ResourceLink>>([['service', new Map()], ['sector', new Map()], ['insight', new Map()]]);
   for (const doc of [...catalog.services, ...catalog.sectors, ...catalog.insights]) {
-    links.get(doc.kind)?.set(doc.fm.slug, {
+    const link = {
       slug: doc.fm.slug,
       title: doc.fm.title,
       url: addressesOf(site, doc).url,
       json_url: apiUrl(site, detailFile(doc.kind, doc.fm.slug)),
-    });
+    };
+    const before = previous?.site === site ? previous.findLink(doc.kind, doc.fm.slug) : undefined;
+    const same = before && before.title === link.title && before.url === link.url && before.json_url === link.json_url;
+    links.get(doc.kind)?.set(doc.fm.slug, same ? before : link);
   }
   const areas = new Map(catalog.areas.map((a) => [a.fm.slug, a]));
   return {
@@ -63,6 +72,9 @@ export function buildCatalog(docs: readonly Doc[], site: Site): Catalog {
       const found = links.get(kind)?.get(slug);
       if (!found) throw new Error(`unresolved ${kind} ${slug} (link-check should have caught it)`);
       return found;
+    },
+    findLink(kind, slug) {
+      return links.get(kind)?.get(slug);
     },
     area(slug) {
       const found = areas.get(slug);

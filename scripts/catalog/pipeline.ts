@@ -40,32 +40,17 @@ export type BuildResult = { ok: true; files: number; bytes: number; ms: number }
 export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
-  const fail = (issues: Issue[]): BuildResult => {
-    const sorted = sortIssues(locateIssues(issues, (file) => readContentFile(options.contentDir, file)));
-    (options.report ?? log)(formatIssues(sorted, { contentLabel: options.contentLabel ?? 'content' }));
-    return { ok: false, issues: sorted };
-  };
+  const fail = (issues: Issue[]): BuildResult => reportFailure(options, issues);
 
-  let site: Site;
-  try {
-    site = createSite(options.siteUrl);
-  } catch (error) {
-    return fail([issue('(config)', 'site_url', 'invalid_config', (error as Error).message)]);
-  }
-  const epoch = options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH;
-  // Date covers ±8.64e15 ms; beyond that toISOString would throw later.
-  if (epoch !== undefined && epoch !== '' && (!/^\d+$/.test(epoch) || Number(epoch) > 8.64e12)) {
-    return fail([issue('(config)', 'SOURCE_DATE_EPOCH', 'invalid_config', `"${epoch}" is not a number of seconds`)]);
-  }
-  if (!(await isDirectory(options.contentDir))) {
-    return fail([issue('content/', '(folder)', 'missing_file', `content folder ${options.contentDir} does not exist`)]);
-  }
+  const settings = await buildSettings(options);
+  if ('issues' in settings) return fail(settings.issues);
+  const { site, epoch } = settings;
 
   const checked = checkParsed(await loadContent(options.contentDir, parseSource), log);
   if (checked.issues.length > 0) return fail(checked.issues);
 
   const catalog = assembleCatalog(checked.docs, site);
-  const generatedAt = epoch ? new Date(Number(epoch) * 1000).toISOString() : `${catalog.updated}T00:00:00.000Z`;
+  const generatedAt = generatedAtOf(epoch, catalog.updated);
   const outputs = emitCatalog(catalog, { generatedAt });
   // Folders are created in the background while the outputs are checked; nothing reaches outDir
   // unless the check passes.
@@ -89,6 +74,37 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   return { ok: true, files: written.files, bytes: written.bytes, ms };
 }
 
+/** A failed build: its problems located, sorted and reported in one block. */
+export function reportFailure(options: BuildOptions, issues: readonly Issue[]): BuildResult {
+  const sorted = sortIssues(locateIssues(issues, (file) => readContentFile(options.contentDir, file)));
+  (options.report ?? options.log ?? (() => {}))(formatIssues(sorted, { contentLabel: options.contentLabel ?? 'content' }));
+  return { ok: false, issues: sorted };
+}
+
+/** The build's settings, checked before any file is read. */
+export async function buildSettings(options: BuildOptions): Promise<{ site: Site; epoch: string | undefined } | { issues: Issue[] }> {
+  let site: Site;
+  try {
+    site = createSite(options.siteUrl);
+  } catch (error) {
+    return { issues: [issue('(config)', 'site_url', 'invalid_config', (error as Error).message)] };
+  }
+  const epoch = options.sourceDateEpoch ?? process.env.SOURCE_DATE_EPOCH;
+  // Date covers ±8.64e15 ms; beyond that toISOString would throw later.
+  if (epoch !== undefined && epoch !== '' && (!/^\d+$/.test(epoch) || Number(epoch) > 8.64e12)) {
+    return { issues: [issue('(config)', 'SOURCE_DATE_EPOCH', 'invalid_config', `"${epoch}" is not a number of seconds`)] };
+  }
+  if (!(await isDirectory(options.contentDir))) {
+    return { issues: [issue('content/', '(folder)', 'missing_file', `content folder ${options.contentDir} does not exist`)] };
+  }
+  return { site, epoch };
+}
+
+/** generated_at: SOURCE_DATE_EPOCH when set, else midnight of the content's newest date. */
+export function generatedAtOf(epoch: string | undefined, updated: string): string {
+  return epoch ? new Date(Number(epoch) * 1000).toISOString() : `${updated}T00:00:00.000Z`;
+}
+
 export interface CheckedContent {
   docs: Doc[];
   issues: Issue[];
@@ -101,40 +117,65 @@ export function checkContent(sources: readonly SourceFile[], log: (line: string)
 
 /** The same, on files already parsed (the build parses each file as soon as it is read). */
 export function checkParsed(results: readonly ParseResult[], log: (line: string) => void = () => {}): CheckedContent {
+  return checkSet(results.map((r) => checkFile(r, log)));
+}
+
+/** What one file contributes to the set: a valid document, a draft, or a file that failed. */
+export interface FileCheck {
+  file: string;
+  doc?: Doc;
+  draft?: DraftRef;
+  /** A file that exists but failed to parse or validate: it still owns its slug. */
+  present?: PresentRef;
+  /** A page that could not be parsed and whose address is unknown. */
+  unreadPage?: boolean;
+  issues: Issue[];
+}
+
+/** The per-file half of the checks (parse result → draft or validated document). */
+export function checkFile(parsed: ParseResult, log: (line: string) => void = () => {}): FileCheck {
+  if (!parsed.doc) {
+    // The file exists even though it could not be read: it still owns the slug its name gives,
+    // so references to that slug are not reported as dangling on top of its own problem.
+    const file = parsed.issues[0]?.file ?? '';
+    const place = file.startsWith('content/') ? classify(file.slice('content/'.length)) : null;
+    if (!place || place.kind === 'organization') return { file, issues: parsed.issues };
+    const pagePath = parsed.salvagedPath ?? null;
+    return {
+      file, issues: parsed.issues,
+      present: { kind: place.kind, slug: place.fileSlug, file, path: place.kind === 'page' ? pagePath : sitePath(place.kind, place.fileSlug) },
+      unreadPage: place.kind === 'page' && pagePath === null,
+    };
+  }
+  const file = parsed.doc.file;
+  if (parsed.doc.data.draft === true) {
+    log(`Draft left out of every output: ${file}`);
+    return { file, issues: [], ...(parsed.doc.kind !== 'organization' ? { draft: { kind: parsed.doc.kind, slug: slugOf(parsed.doc), file } } : {}) };
+  }
+  const valid = validateDoc(parsed.doc);
+  if (valid.doc) return { file, issues: valid.issues, doc: valid.doc };
+  return { file, issues: valid.issues, ...(parsed.doc.kind !== 'organization' ? { present: presentRef(parsed.doc) } : {}) };
+}
+
+/** The whole-set half: links between the files, and the one file every catalog needs. */
+export function checkSet(files: readonly FileCheck[]): CheckedContent {
   const issues: Issue[] = [];
   const docs: Doc[] = [];
   const drafts: DraftRef[] = [];
   const present: PresentRef[] = [];
   /** Pages that could not be read: their address is unknown, so links to a page may mean them. */
   const unreadPages: string[] = [];
-  for (const parsed of results) {
-    issues.push(...parsed.issues);
-    if (!parsed.doc) {
-      // The file exists even though it could not be read: it still owns the slug its name gives,
-      // so references to that slug are not reported as dangling on top of its own problem.
-      const file = parsed.issues[0]?.file ?? '';
-      const place = file.startsWith('content/') ? classify(file.slice('content/'.length)) : null;
-      if (place && place.kind !== 'organization') {
-        const pagePath = parsed.salvagedPath ?? null;
-        present.push({ kind: place.kind, slug: place.fileSlug, file, path: place.kind === 'page' ? pagePath : sitePath(place.kind, place.fileSlug) });
-        if (place.kind === 'page' && pagePath === null) unreadPages.push(file);
-      }
-      continue;
-    }
-    if (parsed.doc.data.draft === true) {
-      log(`Draft left out of every output: ${parsed.doc.file}`);
-      if (parsed.doc.kind !== 'organization') drafts.push({ kind: parsed.doc.kind, slug: slugOf(parsed.doc), file: parsed.doc.file });
-      continue;
-    }
-    const valid = validateDoc(parsed.doc);
-    issues.push(...valid.issues);
-    if (valid.doc) docs.push(valid.doc);
-    else if (parsed.doc.kind !== 'organization') present.push(presentRef(parsed.doc));
+  for (const f of files) {
+    issues.push(...f.issues);
+    if (f.doc) docs.push(f.doc);
+    if (f.draft) drafts.push(f.draft);
+    if (f.present) present.push(f.present);
+    if (f.unreadPage) unreadPages.push(f.file);
   }
   issues.push(...checkLinks(docs, drafts, present, unreadPages));
   // Any result for organization.md (even a parse failure) means the file exists.
   const organization = `content/${ORGANIZATION_FILE}`;
-  if (!results.some((r) => (r.doc?.file ?? r.issues[0]?.file) === organization)) {
+  if (!files.some((f) => f.file === organization)) {
     issues.push(issue(organization, '(file)', 'missing_file', 'is required but missing: every catalog has exactly one organization'));
   }
   return { docs, issues };

@@ -28,13 +28,32 @@ function titled(items: readonly TitledItem[]): TitledItem[] {
   return items.map((i) => ({ title: i.title, description: i.description }));
 }
 
+/**
+ * What a document alone decides, derived once per document object: `watch` keeps unchanged
+ * documents across rebuilds, so their word counts and FAQ ids are not computed again (and the
+ * same objects come out, which makes comparing a rebuild's output with the last one cheap).
+ */
+const ownFields = new WeakMap<CollectionDoc, { faqs: PageFaq[]; body: { body_markdown: string; word_count: number; reading_time_minutes: number } }>();
+
+function own(doc: CollectionDoc) {
+  let fields = ownFields.get(doc);
+  if (!fields) {
+    const words = wordCount(doc.body);
+    fields = {
+      faqs: (doc.fm.faqs ?? []).map((f) => ({ id: faqId(doc, f.question), question: f.question, answer: f.answer })),
+      body: { body_markdown: doc.body, word_count: words, reading_time_minutes: readingMinutes(words) },
+    };
+    ownFields.set(doc, fields);
+  }
+  return fields;
+}
+
 function pageFaqs(doc: CollectionDoc): PageFaq[] {
-  return (doc.fm.faqs ?? []).map((f) => ({ id: faqId(doc, f.question), question: f.question, answer: f.answer }));
+  return own(doc).faqs;
 }
 
 function bodyFields(doc: CollectionDoc): { body_markdown: string; word_count: number; reading_time_minutes: number } {
-  const words = wordCount(doc.body);
-  return { body_markdown: doc.body, word_count: words, reading_time_minutes: readingMinutes(words) };
+  return own(doc).body;
 }
 
 function lineName(c: Catalog, id: string): string {
@@ -166,9 +185,9 @@ export function faqs(c: Catalog): Faq[] {
   for (const d of indexableDocs(c)) {
     const at = addressesOf(c.site, d);
     const origin = { kind: d.kind, slug: d.fm.slug, title: d.fm.title, url: at.url };
-    for (const f of d.fm.faqs ?? []) {
+    for (const f of pageFaqs(d)) {
       out.push({
-        id: faqId(d, f.question), question: f.question, answer: f.answer,
+        id: f.id, question: f.question, answer: f.answer,
         url: at.url, json_url: listUrl, page: origin, updated: d.fm.updated, source: sourceOf(d),
       });
     }

@@ -18,8 +18,12 @@ import type { FileStream, WriteSink } from './write.ts';
 
 const isObject = (v: unknown): v is object => v !== null && typeof v === 'object';
 
-export async function writeOutputs(outputs: Outputs, sink: WriteSink): Promise<void> {
-  const cache = new JsonCache();
+/**
+ * `only` (watch): write just these files; the others are still read where a written file holds
+ * them. `cache` (watch): a retaining cache, so unchanged parts are not stringified again.
+ */
+export async function writeOutputs(outputs: Outputs, sink: WriteSink, cache = new JsonCache(), only?: ReadonlySet<string>): Promise<void> {
+  const wanted = (rel: string): boolean => !only || only.has(rel);
   const done = new Set<string>();
   /** The file each object is the whole value of (detail files, organization.json). */
   const fileOf = new Map<object, string>();
@@ -38,7 +42,7 @@ export async function writeOutputs(outputs: Outputs, sink: WriteSink): Promise<v
 
   const writeJson = async (rel: string, value: unknown): Promise<void> => {
     done.add(rel);
-    await sink.file(rel, `${cache.of(value)}\n`);
+    if (wanted(rel)) await sink.file(rel, `${cache.of(value)}\n`);
   };
 
   const composeJson = async (rel: string, value: Record<string, unknown>): Promise<void> => {
@@ -66,7 +70,7 @@ export async function writeOutputs(outputs: Outputs, sink: WriteSink): Promise<v
     const text = textOf(included);
     if (!done.has(piece.include)) {
       done.add(piece.include);
-      await sink.file(piece.include, text);
+      if (wanted(piece.include)) await sink.file(piece.include, text);
     }
     return text;
   };
@@ -89,11 +93,12 @@ export async function writeOutputs(outputs: Outputs, sink: WriteSink): Promise<v
     if (out.kind === 'text') return writeText(rel, out.render);
     return out.compose ? composeJson(rel, out.value as Record<string, unknown>) : writeJson(rel, out.value);
   };
-  for (const [rel, out] of outputs) if (out.compose) await write(rel, out);
-  for (const [rel, out] of outputs) if (!done.has(rel)) await write(rel, out);
+  for (const [rel, out] of outputs) if (out.compose && wanted(rel)) await write(rel, out);
+  for (const [rel, out] of outputs) if (!done.has(rel) && wanted(rel)) await write(rel, out);
 }
 
-function textOf(out: Extract<OutFile, { kind: 'text' }>): string {
+/** A text output's whole text (it must not include other files). */
+export function textOf(out: Extract<OutFile, { kind: 'text' }>): string {
   let text = '';
   for (const piece of out.render()) {
     if (typeof piece !== 'string') throw new Error(`nested include of ${piece.include}`);

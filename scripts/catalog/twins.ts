@@ -61,7 +61,32 @@ function facts(c: Catalog, d: CollectionDoc): Section[] {
   }
 }
 
-export function twinMarkdown(c: Catalog, d: CollectionDoc): string {
+/**
+ * Twins already rendered, for `watch`: a twin depends on its document, the site and the links it
+ * looked up, so it is rendered again only when one of those is a different object. Owned by the
+ * caller (a one-off build keeps none: it streams each twin once and lets it go).
+ */
+export type TwinMemo = WeakMap<CollectionDoc, { site: Catalog['site']; links: [kind: 'service' | 'sector' | 'insight', slug: string, link: object][]; text: string }>;
+
+export function twinMarkdown(c: Catalog, d: CollectionDoc, memo?: TwinMemo): string {
+  if (!memo) return renderTwin(c, d);
+  const hit = memo.get(d);
+  if (hit && hit.site === c.site && hit.links.every(([kind, slug, link]) => c.findLink(kind, slug) === link)) return hit.text;
+  const links: [kind: 'service' | 'sector' | 'insight', slug: string, link: object][] = [];
+  const tracked: Catalog = {
+    ...c,
+    link: (kind, slug) => {
+      const link = c.link(kind, slug);
+      links.push([kind, slug, link]);
+      return link;
+    },
+  };
+  const text = renderTwin(tracked, d);
+  memo.set(d, { site: c.site, links, text });
+  return text;
+}
+
+function renderTwin(c: Catalog, d: CollectionDoc): string {
   const parts: string[] = [`# ${d.fm.title}`, `> ${oneLine(d.fm.summary)}`];
   parts.push(`Fuente: ${addressesOf(c.site, d).url} · Actualizado: ${d.fm.updated}`);
   for (const [heading, lines] of facts(c, d)) {

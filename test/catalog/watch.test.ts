@@ -75,10 +75,10 @@ it('build --watch never dies silently: an unexpected error is printed and the ne
     await until(() => stderr.includes('boom from a promise'), 'both errors');
     expect(stderr).toMatch(/Unexpected error \(still watching\): Error: boom from a callback\n\s+at /);
     expect(stderr).toContain('Unexpected error (still watching): Error: boom from a promise');
-    const builds = stdout.split('Built ').length;
+    const builds = (stdout.match(/^(Built|Rebuilt) /gm) ?? []).length;
     const file = path.join(content, 'services/meta-ads.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('title: "Meta Ads"', 'title: "Meta Ads 2"'));
-    await until(() => stdout.split('Built ').length > builds, 'the rebuild after an edit');
+    await until(() => (stdout.match(/^(Built|Rebuilt) /gm) ?? []).length > builds, 'the rebuild after an edit');
     expect(child.exitCode).toBeNull();
   } finally {
     child.kill('SIGTERM');

@@ -1,0 +1,113 @@
+/**
+ * The incremental build behind `build --watch`: after every kind of change, the output tree is
+ * byte-identical to a full build of the same content, only changed files are rewritten, and a
+ * broken change writes nothing.
+ */
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIncrementalBuild, type IncrementalBuild } from '../../scripts/catalog/incremental.ts';
+import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
+import { cleanupTemp, copyContent, edit, readTree, tempDir } from './helpers.ts';
+
+afterAll(cleanupTemp);
+
+let content: string;
+let dist: string;
+let builder: IncrementalBuild;
+const reports: string[] = [];
+
+async function fullBuildTree(): Promise<Map<string, Buffer>> {
+  const out = path.join(await tempDir(), 'dist');
+  const result = await buildCatalog({ contentDir: content, outDir: out, sourceDateEpoch: '' });
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return readTree(out);
+}
+
+async function expectSameAsFullBuild(): Promise<void> {
+  const [incremental, full] = [await readTree(dist), await fullBuildTree()];
+  expect([...incremental.keys()]).toEqual([...full.keys()]);
+  for (const [rel, bytes] of full) expect(incremental.get(rel)?.equals(bytes), rel).toBe(true);
+}
+
+const mtimes = async (): Promise<Map<string, number>> => {
+  const out = new Map<string, number>();
+  for (const rel of (await readTree(dist)).keys()) out.set(rel, (await stat(path.join(dist, rel))).mtimeMs);
+  return out;
+};
+
+beforeAll(async () => {
+  content = await copyContent();
+  dist = path.join(await tempDir(), 'dist');
+  builder = createIncrementalBuild({ contentDir: content, outDir: dist, sourceDateEpoch: '', report: (t) => reports.push(t) });
+  const first = await builder.run(null);
+  expect(first.ok).toBe(true);
+});
+
+describe('after each change, the same bytes as a full build', () => {
+  it('a changed body rewrites that document\'s files and the files that hold them, and nothing else', async () => {
+    const before = await mtimes();
+    await edit(content, 'insights/medir-antes.md', /\n## /, '\nUna frase nueva.\n\n## ');
+    const result = await builder.run(['insights/medir-antes.md']);
+    expect(result).toMatchObject({ ok: true, firstOutputMs: expect.any(Number) });
+    await expectSameAsFullBuild();
+    const after = await mtimes();
+    const rewritten = [...after].filter(([rel, t]) => before.get(rel) !== t).map(([rel]) => rel).sort();
+    // The lists carry each item's source hash, so they change too; the other services, sectors
+    // and twins do not.
+    expect(rewritten).toEqual(['api/v1/bundle.json', 'api/v1/insights.json', 'api/v1/insights/medir-antes.json', 'api/v1/pages.json', 'insights/medir-antes.md', 'llms-full.txt']);
+  });
+
+  it('a changed title reaches every file that links to it', async () => {
+    await edit(content, 'services/diagnostico-operativo.md', /^title: .*$/m, 'title: "Diagnóstico a fondo"');
+    expect((await builder.run(['services/diagnostico-operativo.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+    expect(await readFile(path.join(dist, 'api/v1/services/meta-ads.json'), 'utf8')).toContain('Diagnóstico a fondo');
+  });
+
+  it('a new document, a deleted one and a renamed one', async () => {
+    const insight = await readFile(path.join(content, 'insights/medir-antes.md'), 'utf8');
+    await writeFile(path.join(content, 'insights/otro.md'), insight.replace(/^slug: .*$/m, 'slug: "otro"').replace(/^title: .*$/m, 'title: "Otro"'));
+    expect((await builder.run(['insights/otro.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+
+    await rename(path.join(content, 'insights/otro.md'), path.join(content, 'insights/tercero.md'));
+    await edit(content, 'insights/tercero.md', 'slug: "otro"', 'slug: "tercero"');
+    expect((await builder.run(['insights/otro.md', 'insights/tercero.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+
+    await rm(path.join(content, 'insights/tercero.md'));
+    expect((await builder.run(['insights/tercero.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+  });
+
+  it('a change to the organization', async () => {
+    await edit(content, 'organization.md', /^description: "/m, 'description: "Ahora: ');
+    expect((await builder.run(['organization.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+  });
+
+  it('a broken change writes nothing and reports; fixing it clears it without a restart', async () => {
+    const before = await readTree(dist);
+    const file = path.join(content, 'services/meta-ads.md');
+    const good = await readFile(file, 'utf8');
+    await writeFile(file, good.replace('order: 2', 'order: "dos"'));
+    const broken = await builder.run(['services/meta-ads.md']);
+    expect(broken.ok).toBe(false);
+    expect(reports.at(-1)).toMatch(/content\/services\/meta-ads\.md:\d+:8: order: must be an integer/);
+    const after = await readTree(dist);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    for (const [rel, bytes] of before) expect(after.get(rel)?.equals(bytes), rel).toBe(true);
+
+    await writeFile(file, good.replace('title: "Meta Ads"', 'title: "Meta Ads, arreglado"'));
+    expect((await builder.run(['services/meta-ads.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+  });
+
+  it('a save without a change writes nothing', async () => {
+    const before = await mtimes();
+    const result = await builder.run(['services/meta-ads.md']);
+    expect(result).toMatchObject({ ok: true, changed: 0 });
+    expect(await mtimes()).toEqual(before);
+  });
+});
