@@ -13,7 +13,8 @@
  * A benchmark, not a test: it prints, it never fails on a threshold.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,13 +24,16 @@ import { writeSyntheticContent } from '../catalog/synthetic.ts';
 import { parseCli, usageError } from '../cli/args.ts';
 import { PROJECT_ROOT } from '../cli/root.ts';
 
-const USAGE = `Usage: npm run bench:build -- [--n 1000,10000] [--runs 5] [--content DIR] [--keep]
+const USAGE = `Usage: npm run bench:build -- [--n 1000,10000] [--runs 5] [--edits 20] [--content DIR] [--keep]
 
 Times the full catalog build against its floor (read + parse + one JSON per document), both as
-whole processes, in interleaved rounds, on a synthetic corpus of each size.
+whole processes, in interleaved rounds, on a synthetic corpus of each size. Then, on the largest
+corpus, build --watch: one document edited at a time, timed until its output file changes and
+until the rebuild is done; at the end dist/ is compared byte for byte with a full build.
 
   --n LIST        corpus sizes, comma-separated (default 1000,10000)
   --runs N        rounds per size (default 5)
+  --edits N       edits timed under --watch (default 20; 0 skips the watch case)
   --content DIR   an existing content folder instead of a synthetic corpus (one size)
   --keep          keep the work folder (corpus and outputs) and print where it is
   -h, --help      this text`;
@@ -48,6 +52,7 @@ interface Measurement {
 const values = parseCli(USAGE, {
   n: { type: 'string', default: '1000,10000' },
   runs: { type: 'string', default: '5' },
+  edits: { type: 'string', default: '20' },
   keep: { type: 'boolean', default: false },
   content: { type: 'string' },
 });
@@ -55,12 +60,14 @@ const sizes = values.n.split(',').map((s) => Number(s.trim()));
 const rounds = Number(values.runs);
 if (sizes.some((n) => !Number.isInteger(n) || n < 10)) usageError(`--n must list integers ≥ 10, got ${values.n}`, USAGE);
 if (!Number.isInteger(rounds) || rounds < 1) usageError(`--runs must be an integer ≥ 1, got ${values.runs}`, USAGE);
+const edits = Number(values.edits);
+if (!Number.isInteger(edits) || edits < 0) usageError(`--edits must be an integer ≥ 0, got ${values.edits}`, USAGE);
 
 const LAUNCHER = path.join(PROJECT_ROOT, 'scripts', 'run.mjs');
 const ENTRY: Record<Kind, string> = { floor: 'bench-floor', build: 'build' };
 
 /** Run one process to its end; its own CPU time and peak RSS come back through a file. */
-async function measure(kind: Kind, contentDir: string, outDir: string, usageFile: string): Promise<Measurement> {
+async function measure(kind: Kind, contentDir: string, outDir: string, usageFile: string, clean = true): Promise<Measurement> {
   const started = performance.now();
   const child = spawn(process.execPath, [LAUNCHER, ENTRY[kind], '--content', contentDir, '--out', outDir], {
     // generated_at then comes from the content, as in a plain `npm run build`.
@@ -73,7 +80,7 @@ async function measure(kind: Kind, contentDir: string, outDir: string, usageFile
   const ms = performance.now() - started;
   if (code !== 0) throw new Error(`${kind} exited with ${code}:\n${stderr}`);
   const usage = JSON.parse(await readFile(usageFile, 'utf8')) as NodeJS.ResourceUsage;
-  await settle(outDir);
+  if (clean) await settle(outDir);
   return { ms, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000, maxRss: usage.maxRSS * 1024 };
 }
 
@@ -137,6 +144,85 @@ async function fullBuilds(work: string, contentDir: string, label: string): Prom
   console.log(`ratio of medians build/floor: ${(b.wall / f.wall).toFixed(2)}x wall, ${(b.cpu / f.cpu).toFixed(2)}x CPU, ${(b.rss / f.rss).toFixed(2)}x peak RSS (target: ≤ 1.3x wall)`);
 }
 
+/** Every file under `dir` with its bytes, by POSIX path. */
+async function tree(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out.set(path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'), await readFile(path.join(e.parentPath, e.name)));
+  }
+  return out;
+}
+
+/**
+ * build --watch on the corpus: each edit appends a marked sentence to one insight's body, then
+ * polls that insight's detail file until the mark is in it (the edit "reached dist/"), then waits
+ * for the watcher's "Rebuilt" line (every output written). Finally the watched dist/ is compared
+ * byte for byte with a full build of the edited corpus.
+ */
+async function watchEdits(work: string, contentDir: string): Promise<void> {
+  const out = path.join(work, 'watch');
+  const insights = (await readdir(path.join(contentDir, 'insights'))).filter((f) => f.endsWith('.md')).sort();
+  if (insights.length === 0) throw new Error('the corpus has no insights to edit');
+  console.log(`
+build --watch, ${edits} edits (one insight each), each timed until its detail file changes, then until the rebuild is done`);
+  const child = spawn(process.execPath, [LAUNCHER, 'build', '--watch', '--content', contentDir, '--out', out], {
+    env: { ...process.env, SOURCE_DATE_EPOCH: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => void (stderr += c.toString('utf8')));
+  const waitFor = async (pred: () => boolean, what: string, limitMs = 600_000): Promise<void> => {
+    const until = performance.now() + limitMs;
+    while (!pred()) {
+      if (child.exitCode !== null) throw new Error(`the watcher exited (${child.exitCode}) waiting for ${what}:\n${stderr}`);
+      if (performance.now() > until) throw new Error(`timed out waiting for ${what}:\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  };
+  const rebuilt = (): number => (stdout.match(/^Rebuilt in /gm) ?? []).length;
+  try {
+    await waitFor(() => stdout.includes('Watching'), 'the first build');
+    const first: number[] = [];
+    const settled: number[] = [];
+    for (let i = 0; i < edits; i++) {
+      const file = insights[(i * 7919) % insights.length] as string;
+      const detail = path.join(out, 'api/v1/insights', file.replace(/\.md$/, '.json'));
+      const mark = `Marca de la prueba ${i + 1}.`;
+      const before = rebuilt();
+      const started = performance.now();
+      await appendFile(path.join(contentDir, 'insights', file), `\n${mark}\n`);
+      await waitFor(() => {
+        try {
+          return readFileSync(detail, 'utf8').includes(mark);
+        } catch {
+          return false;
+        }
+      }, `${file}'s detail file`);
+      first.push(performance.now() - started);
+      await waitFor(() => rebuilt() > before, 'the rebuild to finish');
+      settled.push(performance.now() - started);
+      console.log(`  edit ${String(i + 1).padStart(2)} ${file}: detail file after ${Math.round(first.at(-1) as number)} ms, rebuild done after ${Math.round(settled.at(-1) as number)} ms  (load ${load()})`);
+    }
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    const full = path.join(work, 'full');
+    await measure('build', contentDir, full, path.join(work, 'full.usage.json'), false);
+    const [a, b] = [await tree(out), await tree(full)];
+    const differing = [...new Set([...a.keys(), ...b.keys()])].filter((rel) => !a.get(rel)?.equals(b.get(rel) ?? Buffer.alloc(0)));
+    if (edits > 0) {
+      console.log(`edit → its detail file: median ${Math.round(median(first))} ms, worst ${Math.round(Math.max(...first))} ms (targets: median < 300 ms, worst < 1 s)`);
+      console.log(`edit → rebuild done:    median ${Math.round(median(settled))} ms, worst ${Math.round(Math.max(...settled))} ms`);
+    }
+    console.log(differing.length === 0 ? `watched dist/ and a full build are byte-identical (${b.size} files)` : `DIFFERENT from a full build: ${differing.slice(0, 10).join(', ')}${differing.length > 10 ? ', …' : ''}`);
+    await rm(full, { recursive: true, force: true });
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'catalog-bench-'));
   console.log(`${os.cpus().length} CPUs, Node ${process.version}, load average ${load()}`);
@@ -144,11 +230,13 @@ async function main(): Promise<void> {
     await compileBoth();
     if (values.content) {
       await fullBuilds(work, path.resolve(values.content), path.resolve(values.content));
+      if (edits > 0) console.log('(the watch case edits a synthetic corpus: run without --content for it)');
     } else {
       for (const n of sizes) {
         const contentDir = path.join(work, `content-${n}`);
         await writeSyntheticContent(contentDir, n);
         await fullBuilds(work, contentDir, `N=${n}`);
+        if (edits > 0 && n === Math.max(...sizes)) await watchEdits(work, contentDir);
       }
     }
     console.log(`\nload average now ${load()} (above ${os.cpus().length} means other work shared the CPUs: compare the CPU times, or re-run)`);
