@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import { DEFAULT_SEED, FixtureError } from '../simulator/index.ts';
-import { parseCli, portOf } from './cli/args.ts';
+import { parseCli, portOf, positiveOf } from './cli/args.ts';
 import { startSimulatorServer } from './cli/simulator-server.ts';
 
-const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE]
+const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -16,14 +16,23 @@ and API key.
   --host H        address to listen on (default 127.0.0.1)
   --seed S        fixes the API keys and every random choice (default ${DEFAULT_SEED}, as npm start)
   --fixture FILE  a fixture JSON file (default: Zulip's development realm)
-  -h, --help      this text`;
+  -h, --help      this text
+
+Limits (defaults in brackets):
+  --max-body-mib N        form bodies [2.5]; larger ones get 413
+  --max-multipart-mib N   multipart bodies, which carry files [25]`;
 
 const values = parseCli(USAGE, {
   port: { type: 'string', default: process.env.SIMULATOR_PORT ?? '9991' },
   host: { type: 'string', default: '127.0.0.1' },
   seed: { type: 'string', default: String(DEFAULT_SEED) },
   fixture: { type: 'string' },
+  'max-body-mib': { type: 'string' },
+  'max-multipart-mib': { type: 'string' },
 });
+const MiB = 1024 * 1024;
+const mib = (flag: string, value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Math.floor(positiveOf(flag, value, USAGE) * MiB);
 
 try {
   await startSimulatorServer({
@@ -31,6 +40,10 @@ try {
     host: values.host,
     seed: values.seed,
     ...(values.fixture ? { fixturePath: path.resolve(values.fixture) } : {}),
+    http: {
+      maxBodyBytes: mib('--max-body-mib', values['max-body-mib']),
+      maxMultipartBytes: mib('--max-multipart-mib', values['max-multipart-mib']),
+    },
   });
 } catch (error) {
   console.error(error instanceof FixtureError || error instanceof Error ? error.message : error);

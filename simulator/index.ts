@@ -13,7 +13,7 @@ import { setPushServiceFailure } from './engine/push.ts';
 import type { PushServiceFailure } from './engine/state.ts';
 import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
 import type { RawResponse } from './http/envelope.ts';
-import { listenHttp, MAX_BODY_BYTES } from './http/node.ts';
+import { listenHttp, type HttpOptions, type Listening } from './http/node.ts';
 import { routes } from './http/routes/index.ts';
 
 export { FixtureError } from './engine/fixture.ts';
@@ -81,7 +81,8 @@ export interface Simulator {
   snapshot(): unknown;
   /** Back to the fixture's state (same seed, fresh clock). */
   reset(): void;
-  listen(port?: number, host?: string): Promise<{ url: string; port: number; close(): Promise<void> }>;
+  /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
+  listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;
   /** The raw dispatcher (what the HTTP server calls). */
   handle: Handle;
   /**
@@ -215,10 +216,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     setPushServiceFailure(failure) {
       setPushServiceFailure(engine, failure);
     },
-    listen(port = 0, host = '127.0.0.1') {
-      // Room for the largest upload the realm accepts, so an oversized file gets Zulip's answer.
-      const uploadLimit = (engine.state.realm.max_file_upload_size_mib + 1) * 1024 * 1024;
-      return listenHttp(handle, port, host, { maxBodyBytes: Math.max(MAX_BODY_BYTES, uploadLimit) });
+    listen(port = 0, host = '127.0.0.1', options = {}) {
+      return listenHttp(handle, port, host, options);
     },
   };
 }

@@ -36,3 +36,10 @@ export function portOf(flag: string, value: string | undefined, usage: string): 
   }
   return port;
 }
+
+/** A flag's value as a positive number (limits, timeouts); anything else is a usage error. */
+export function positiveOf(flag: string, value: string, usage: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0) usageError(`${flag} must be a positive number, got "${value}"`, usage);
+  return number;
+}

@@ -2,6 +2,7 @@
  * The chat simulator on a port (used by `npm run simulator` and `npm start`), printing every
  * fixture user's email, role and API key.
  */
+import type { HttpOptions } from '../../simulator/http/node.ts';
 import { createSimulator, DEFAULT_SEED, type Clock } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {
@@ -13,6 +14,8 @@ export interface SimulatorServerOptions {
   clock?: Clock;
   /** Print the banner and user table (default true). */
   print?: boolean;
+  /** Body limits (undefined values keep the defaults). */
+  http?: HttpOptions;
 }
 
 const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
@@ -23,7 +26,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     seed: options.seed ?? DEFAULT_SEED,
     clock: options.clock ?? { now: () => Date.now() / 1000 },
   });
-  const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1');
+  const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
   if (options.print ?? true) {
     const lines = [`Chat simulator listening: ${server.url}`, ''];
     const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);

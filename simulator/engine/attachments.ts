@@ -137,6 +137,12 @@ function newPathId(engine: Engine, fileName: string): string {
   }
 }
 
+/** Zulip's refusal of a file over the realm's max_file_upload_size_mib. */
+export function fileTooLarge(engine: Engine): ChatError {
+  const limitMib = engine.state.realm.max_file_upload_size_mib;
+  return ChatError.badRequest(`File is larger than this server's configured maximum upload size (${limitMib} MiB).`);
+}
+
 /**
  * POST /user_uploads: exactly one file, within the realm's size limit. The upload belongs to the
  * caller and no message links it yet.
@@ -145,10 +151,7 @@ export function uploadFile(engine: Engine, user: UserRecord, files: UploadInput[
   if (files.length === 0) throw ChatError.badRequest('You must specify a file to upload');
   if (files.length > 1) throw ChatError.badRequest('You may only upload one file at a time');
   const file = { ...files[0]!, name: unquote(files[0]!.name) };
-  const limitMib = engine.state.realm.max_file_upload_size_mib;
-  if (file.bytes.length > limitMib * 1024 * 1024) {
-    throw ChatError.badRequest(`File is larger than this server's configured maximum upload size (${limitMib} MiB).`);
-  }
+  if (file.bytes.length > engine.state.realm.max_file_upload_size_mib * 1024 * 1024) throw fileTooLarge(engine);
   const record: AttachmentRecord = {
     id: nextId(engine.state, 'attachment'),
     ownerId: user.id,

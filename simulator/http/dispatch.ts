@@ -229,7 +229,19 @@ export interface DispatchOptions {
   secretsEqual?: SecretsEqual;
 }
 
-export type Handle = (req: RawRequest) => Promise<RawResponse>;
+/** What the HTTP server must know about a request before it reads the body. */
+export interface RequestTraits {
+  /** The route's own body limit in bytes (uploads); undefined: the server's general limit. */
+  maxBodyBytes: number | undefined;
+  /** The route's answer to a body over that limit; undefined: the server's 413. */
+  bodyTooLarge: RawResponse | undefined;
+}
+
+export interface Handle {
+  (req: RawRequest): Promise<RawResponse>;
+  /** The traits of the route a request line reaches (nothing is authenticated or parsed). */
+  traits?(method: string, url: string): RequestTraits;
+}
 
 export function createDispatcher(getEngine: () => Engine, routes: readonly Route[], options: DispatchOptions = {}): Handle {
   const tables: RouteTables = {
@@ -243,7 +255,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
       console.error(`simulator: unexpected error on ${req.method} ${req.url}:`, error);
     });
 
-  return async function handle(req: RawRequest): Promise<RawResponse> {
+  const handle: Handle = async function handle(req: RawRequest): Promise<RawResponse> {
     const isHead = req.method.toUpperCase() === 'HEAD';
     let response: RawResponse;
     try {
@@ -259,6 +271,25 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     if (!isHead) return response;
     return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
   };
+  handle.traits = (method, url) => {
+    const matched = matchUrl(tables, url);
+    const upper = method.toUpperCase();
+    const route = matched?.entry.byMethod.get((upper === 'HEAD' ? 'GET' : upper) as Method);
+    const engine = getEngine();
+    return {
+      maxBodyBytes: route?.maxBodyBytes?.(engine),
+      bodyTooLarge: route?.bodyTooLarge ? errorResponse(route.bodyTooLarge(engine)) : undefined,
+    };
+  };
+  return handle;
+}
+
+/** The route pattern a URL reaches (under /api/v1, or at the site root), and its path parameters. */
+function matchUrl(tables: RouteTables, url: string): { entry: CompiledPattern; params: Record<string, string> } | null {
+  const queryStart = url.indexOf('?');
+  // Zulip's URL patterns are exact: `/users/` is not `/users`.
+  const decoded = decodePath(queryStart < 0 ? url : url.slice(0, queryStart));
+  return decoded.startsWith(`${API_PREFIX}/`) ? matchPath(tables.api, decoded.slice(API_PREFIX.length)) : matchPath(tables.site, decoded);
 }
 
 /** Routes under /api/v1, and the few served from the site root (file downloads). */
@@ -271,11 +302,7 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
-  // Zulip's URL patterns are exact: `/users/` is not `/users`.
-  const decoded = decodePath(rawPath);
-  const matched = decoded.startsWith(`${API_PREFIX}/`)
-    ? matchPath(tables.api, decoded.slice(API_PREFIX.length))
-    : matchPath(tables.site, decoded);
+  const matched = matchUrl(tables, req.url);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const { entry } = matched;
 

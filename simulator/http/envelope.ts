@@ -56,3 +56,15 @@ export function internalErrorResponse(): RawResponse {
     body: `${JSON.stringify({ result: 'error', msg: 'Internal server error' })}\n`,
   };
 }
+
+/**
+ * What the HTTP server itself refuses before any route runs (body or head too large, too slow,
+ * malformed, too many connections): Zulip's error envelope with its default code.
+ */
+export function transportErrorResponse(status: number, msg: string): RawResponse {
+  return {
+    status,
+    headers: { 'content-type': JSON_TYPE },
+    body: `${JSON.stringify({ result: 'error', msg, code: 'BAD_REQUEST' })}\n`,
+  };
+}

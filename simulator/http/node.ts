@@ -1,60 +1,77 @@
-/** node:http adapter: IncomingMessage → RawRequest → handle() → ServerResponse. No logic here. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+/**
+ * node:http adapter: IncomingMessage → RawRequest → handle() → ServerResponse. What it adds is
+ * transport: the body limit (the general one, or the route's own, e.g. uploads), judged from
+ * Content-Length before reading and again as the body streams in, and the hardening of
+ * hardening.ts (oversized heads, refusals the client reads).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Handle } from './dispatch.ts';
-import { bodyLength, internalErrorResponse } from './envelope.ts';
+import { readLimited } from './body.ts';
+import type { Handle, RequestTraits } from './dispatch.ts';
+import { bodyLength, internalErrorResponse, transportErrorResponse } from './envelope.ts';
+import { createHardenedServer, type HardenedServer, type ServerLimits } from './hardening.ts';
 
-/** Bodies above this size are refused before being read in full. */
-export const MAX_BODY_BYTES = 25 * 1024 * 1024;
+/**
+ * Body limits, as Zulip's stack has them: form data beyond Django's DATA_UPLOAD_MAX_MEMORY_SIZE
+ * (2.5 MiB) is refused; multipart bodies, which carry files, may reach nginx's
+ * client_max_body_size (25 MiB); a route may set its own (uploads: the realm's limit).
+ */
+export const MAX_BODY_BYTES = 2.5 * 1024 * 1024;
+export const MAX_MULTIPART_BYTES = 25 * 1024 * 1024;
 
-const TOO_LARGE = `${JSON.stringify({ result: 'error', msg: 'Request body too large', code: 'BAD_REQUEST' })}\n`;
-
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let overflow = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) overflow = true;
-      if (!overflow) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(overflow ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
+const TOO_LARGE = transportErrorResponse(413, 'Request body too large');
+const NO_TRAITS: RequestTraits = { maxBodyBytes: undefined, bodyTooLarge: undefined };
 
 export interface HttpOptions {
+  /** Limit for bodies that are not multipart, in bytes (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** Limit for multipart bodies, in bytes (default MAX_MULTIPART_BYTES). Routes with their own limit use theirs. */
+  maxMultipartBytes?: number;
+  /** Head size, keep-alive, lingering close (defaults: hardening.ts's DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
+  /** Told of every refusal the server makes itself (413, 431, 400) and the bytes read by then. */
+  onRefused?: (status: number, bytesRead: number) => void;
 }
 
-export function createHttpServer(handle: Handle, options: HttpOptions = {}): Server {
-  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const server = createServer(serve);
-  // `Expect: 100-continue` (curl, for big uploads): refuse an oversized body before the client
-  // sends it, instead of inviting the upload and then throwing it away.
-  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (Number(req.headers['content-length'] ?? 0) <= limit) res.writeContinue();
-    serve(req, res);
-  });
-  return server;
+/** The length a request announces: a number, or null for none (chunked) or one that is not a number. */
+function declaredLength(req: IncomingMessage): number | null {
+  const header = req.headers['content-length'];
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : null;
+}
 
-  function serve(req: IncomingMessage, res: ServerResponse): void {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(TOO_LARGE);
-      req.resume();
+export function createHttpServer(handle: Handle, options: HttpOptions = {}): HardenedServer {
+  const formLimit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const multipartLimit = options.maxMultipartBytes ?? MAX_MULTIPART_BYTES;
+  const hardened = createHardenedServer(serve, {
+    limits: options.limits,
+    refusal: transportErrorResponse,
+    onRefused: options.onRefused,
+    // `Expect: 100-continue` (curl, for big uploads): refuse an oversized body before the client
+    // sends it, instead of inviting the upload and then throwing it away.
+    checkContinue: (req, res) => serve(req, res, true),
+  });
+  return hardened;
+
+  function serve(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
+    const traits = handle.traits?.(req.method ?? 'GET', req.url ?? '/') ?? NO_TRAITS;
+    const multipart = /^\s*multipart\/form-data/i.test(req.headers['content-type'] ?? '');
+    const limit = traits.maxBodyBytes ?? (multipart ? multipartLimit : formLimit);
+    const tooLarge = traits.bodyTooLarge ?? TOO_LARGE;
+    if ((declaredLength(req) ?? 0) > limit) {
+      hardened.refuse(req, res, tooLarge);
       return;
     }
-    readBody(req, limit)
+    if (expectsContinue) res.writeContinue();
+    readLimited(req, limit)
       .then(async (body) => {
         if (body === null) {
-          res.writeHead(413, { 'content-type': 'application/json' }).end(TOO_LARGE);
+          hardened.refuse(req, res, tooLarge);
           return;
         }
         const headers: Record<string, string | undefined> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
         const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
+        if (res.destroyed) return;
         // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).
         const length = out.headers['content-length'] ?? String(bodyLength(out));
         res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(out.bytes ?? out.body);
@@ -77,21 +94,18 @@ export interface Listening {
 }
 
 export function listenHttp(handle: Handle, port = 0, host = '127.0.0.1', options: HttpOptions = {}): Promise<Listening> {
-  const server = createHttpServer(handle, options);
-  server.keepAliveTimeout = 5_000;
+  const hardened = createHttpServer(handle, options);
+  const { server } = hardened;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
+      server.off('error', reject);
       const address = server.address() as AddressInfo;
       const shownHost = host.includes(':') ? `[${host}]` : host;
       resolve({
         url: `http://${shownHost}:${address.port}/api/v1`,
         port: address.port,
-        close: () =>
-          new Promise<void>((done, fail) => {
-            server.closeAllConnections();
-            server.close((err) => (err ? fail(err) : done()));
-          }),
+        close: () => hardened.close(),
       });
     });
   });

@@ -5,6 +5,7 @@
  * `dispatch.ts`, once, for every route.
  */
 import type { Engine } from '../engine/core.ts';
+import type { ChatError } from '../engine/errors.ts';
 import type { UserRecord } from '../engine/state.ts';
 import type { RawResponse } from './envelope.ts';
 
@@ -132,6 +133,14 @@ export interface Route {
   guard?(engine: Engine, user: UserRecord): void;
   /** Incoming-webhook bots may call it (Zulip's `allow_incoming_webhooks` tag, e.g. POST /messages). */
   allowIncomingWebhooks?: boolean;
+  /**
+   * The route's own body limit in bytes, checked by the HTTP server as the body streams in
+   * (POST /user_uploads: the realm's max_file_upload_size_mib plus the multipart framing).
+   * Default: the server's general limit.
+   */
+  maxBodyBytes?: (engine: Engine) => number;
+  /** The error for a body over maxBodyBytes (default: the server's 413 "Request body too large"). */
+  bodyTooLarge?: (engine: Engine) => ChatError;
   /** Short description for docs and test output. */
   summary?: string;
 }

@@ -57,5 +57,8 @@ describe('npm run simulator -- --help', () => {
     const port = await run(['--port', '70000']);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be an integer between 0 and 65535');
+    const limit = await run(['--max-body-mib', '0']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr).toContain('--max-body-mib must be a positive number, got "0"');
   });
 });

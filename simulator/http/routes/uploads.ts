@@ -7,6 +7,7 @@ import {
   accessUpload,
   attachmentForToken,
   deleteAttachment,
+  fileTooLarge,
   issueUploadToken,
   listAttachments,
   uploadFile,
@@ -74,6 +75,10 @@ export const uploadRoutes: Route[] = [
     auth: 'user',
     summary: 'upload one file (multipart, any field name)',
     params: [{ name: 'file', type: 'file', anyField: true }],
+    // The body may carry the largest file the realm accepts, plus room for the multipart framing,
+    // so that a file just over the limit gets the same answer from uploadFile.
+    maxBodyBytes: (engine) => (engine.state.realm.max_file_upload_size_mib + 1) * 1024 * 1024,
+    bodyTooLarge: fileTooLarge,
     handler({ engine, user, params }) {
       const files = (params.file as UploadedFile[]).map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
       return commit(engine, uploadFile(engine, user!, files));

@@ -1,0 +1,170 @@
+/**
+ * node:http hardening for the simulator's adapter (node.ts): a limit on request heads, and
+ * refusals the client actually reads. The server supplies only the body of its refusals.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ServerLimits {
+  /** Request line and headers together, in bytes; a bigger head is answered 431. */
+  maxHeaderBytes: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /**
+   * After a refusal, what the client still sends is read and dropped (nginx's lingering close):
+   * closing at once, with unread bytes, resets the connection, and a client busy sending never
+   * reads the answer. The connection closes when the client does, after lingerMs of silence,
+   * after lingerBytes, or at the latest after lingerTotalMs.
+   */
+  lingerMs: number;
+  lingerBytes: number;
+  lingerTotalMs: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
+  maxHeaderBytes: 16 * 1024,
+  keepAliveTimeoutMs: 5_000,
+  lingerMs: 2_000,
+  lingerBytes: 64 * 1024 * 1024,
+  lingerTotalMs: 30_000,
+};
+
+/** A complete answer, written as is. */
+export interface Refusal {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The server's own wording of a refusal it did not choose (431, 408, 400). */
+export type RefusalFor = (status: number, message: string) => Refusal;
+
+export interface HardeningOptions {
+  limits?: Partial<ServerLimits>;
+  refusal: RefusalFor;
+  /**
+   * Requests sent with `Expect: 100-continue`, to judge before inviting the body (call
+   * res.writeContinue() to accept). Default: node's, which invites every body.
+   */
+  checkContinue?: RequestListener;
+  /** Told of every refusal, with how many bytes the connection had read when it was answered. */
+  onRefused?: (status: number, bytesRead: number) => void;
+}
+
+export interface HardenedServer {
+  server: Server;
+  /** Answer on this request's connection, then close it the lingering way; nothing more is read as HTTP. */
+  refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void;
+  /** Stop accepting connections and close every connection now. */
+  close(): Promise<void>;
+}
+
+const MESSAGES: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Chunk extensions too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request was not received in time'],
+};
+
+/** The bytes of a refusal: status line, headers, `Connection: close`, body. */
+function serialize(refusal: Refusal): string {
+  const lines = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`];
+  for (const [name, value] of Object.entries(refusal.headers)) {
+    const lower = name.toLowerCase();
+    if (lower !== 'content-length' && lower !== 'connection') lines.push(`${name}: ${value}`);
+  }
+  lines.push(`Content-Length: ${Buffer.byteLength(refusal.body)}`, 'Connection: close');
+  return `${lines.join('\r\n')}\r\n\r\n${refusal.body}`;
+}
+
+export function createHardenedServer(listener: RequestListener, options: HardeningOptions): HardenedServer {
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+    },
+    (req, res) => track(req, res, listener),
+  );
+  const { checkContinue } = options;
+  if (checkContinue) server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => track(req, res, checkContinue));
+
+  const lingering = new WeakSet<Socket>();
+  /** The response each connection currently owes, for timeouts and parse errors mid-request. */
+  const owed = new WeakMap<Socket, ServerResponse>();
+  let closed: Promise<void> | null = null;
+
+  // Malformed requests, oversized heads and timeouts: answer in words the client can read,
+  // where node would write a bare status line and reset the connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (lingering.has(socket)) return;
+    const res = owed.get(socket);
+    if (!socket.writable || (res && res.headersSent) || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    const [status, message] = MESSAGES[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
+    lingeringClose(socket, options.refusal(status, message));
+  });
+
+  function track(req: IncomingMessage, res: ServerResponse, handler: RequestListener): void {
+    const socket = req.socket;
+    owed.set(socket, res);
+    res.once('close', () => {
+      if (owed.get(socket) === res) owed.delete(socket);
+    });
+    handler(req, res);
+  }
+
+  function lingeringClose(socket: Socket, refusal: Refusal): void {
+    if (lingering.has(socket) || socket.destroyed) return;
+    lingering.add(socket);
+    options.onRefused?.(refusal.status, socket.bytesRead);
+    // Detach node's HTTP parser (adding our own 'data' listener makes it hand the stream back):
+    // from here on this connection carries no more requests, only bytes to drop.
+    socket.removeAllListeners('data');
+    let dropped = 0;
+    const close = (): void => {
+      socket.destroy();
+    };
+    const deadline = setTimeout(close, limits.lingerTotalMs);
+    const silence = setTimeout(close, limits.lingerMs);
+    socket.on('data', (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > limits.lingerBytes) close();
+      else silence.refresh();
+    });
+    socket.on('end', close);
+    socket.on('error', close);
+    socket.setTimeout(0);
+    socket.once('close', () => {
+      clearTimeout(deadline);
+      clearTimeout(silence);
+    });
+    // The answer, then FIN: the client reads it while we keep reading what it still sends.
+    socket.end(serialize(refusal));
+    // Refusals happen inside node's parser run, which still feeds the rest of its buffer to the
+    // request and pauses the socket when nobody reads it: resume once that run is over.
+    setImmediate(() => socket.resume());
+  }
+
+  return {
+    server,
+    refuse(req, res, refusal) {
+      // A response queued behind another one on this connection (pipelining) has no socket
+      // yet: let node send it in turn and close plainly.
+      if (res.socket === null) {
+        options.onRefused?.(refusal.status, req.socket.bytesRead);
+        res.writeHead(refusal.status, { ...refusal.headers, connection: 'close' }).end(refusal.body);
+        return;
+      }
+      lingeringClose(req.socket, refusal);
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

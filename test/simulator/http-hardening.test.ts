@@ -1,0 +1,175 @@
+/**
+ * The simulator's HTTP server under hostile input: bodies judged before they are read whole, and
+ * oversized heads. Raw sockets, because fetch() cannot send these requests or see how the
+ * connection ends.
+ */
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatError } from '../../simulator/engine/errors.ts';
+import { createDispatcher } from '../../simulator/http/dispatch.ts';
+import { DEFAULT_LIMITS } from '../../simulator/http/hardening.ts';
+import { createHttpServer, MAX_BODY_BYTES, type HttpOptions } from '../../simulator/http/node.ts';
+import type { Route } from '../../simulator/http/route.ts';
+import { basicAuth, routes } from '../../simulator/index.ts';
+import { bodyOf, bytes, chunked, exchange, headersOf, statusOf } from '../raw-http.ts';
+import type { Fixture } from '../../types/chat/fixture.ts';
+import { devFixture, ID, sim } from './helpers.ts';
+
+const MiB = 1024 * 1024;
+
+/** A route only these tests use: a file-taking route with its own limit. */
+const testRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/test_uploads',
+    auth: 'none',
+    params: [],
+    maxBodyBytes: () => 3 * MiB,
+    bodyTooLarge: () => ChatError.badRequest("File is larger than this server's configured maximum upload size (3 MiB)."),
+    handler: () => ({ stored: true }),
+  },
+];
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+
+/** A simulator server on a free port, with the bytes each connection read and each refusal. */
+async function start(options: HttpOptions = {}, fixture?: Fixture) {
+  const s = sim(fixture ? { fixture } : {});
+  const refusals: { status: number; bytesRead: number }[] = [];
+  const hardened = createHttpServer(createDispatcher(() => s.engine, [...routes, ...testRoutes]), {
+    ...options,
+    onRefused: (status, bytesRead) => refusals.push({ status, bytesRead }),
+  });
+  const sockets: Socket[] = [];
+  hardened.server.on('connection', (socket: Socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => hardened.server.listen(0, '127.0.0.1', resolve));
+  const { port } = hardened.server.address() as { port: number };
+  open.push(hardened);
+  return { port, hardened, refusals, sockets, auth: basicAuth('hamlet@zulip.com', s.engine.state.users.get(ID.hamlet)!.api_key) };
+}
+
+const formHead = (length: number | 'chunked', path = '/api/v1/users/me/subscriptions') =>
+  `POST ${path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+  (length === 'chunked' ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${length}\r\n`) +
+  '\r\n';
+
+const envelope = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
+
+describe('request bodies are judged before they are read whole', () => {
+  it('a declared length over the limit is answered 413 at once, before any body byte is sent', async () => {
+    const { port, refusals } = await start();
+    const head = formHead(50 * MiB);
+    const res = await exchange(port, [head]);
+    expect(statusOf(res.response)).toBe(413);
+    expect(JSON.parse(bodyOf(res.response))).toEqual(envelope('Request body too large'));
+    expect(refusals).toEqual([{ status: 413, bytesRead: head.length }]);
+  });
+
+  it('a chunked body of 100 MB is refused once it passes the limit, and the connection is cut soon after', async () => {
+    const { port, refusals, sockets } = await start();
+    const res = await exchange(port, [formHead('chunked'), ...chunked(100 * MiB)]);
+    expect(statusOf(res.response)).toBe(413);
+    expect(JSON.parse(bodyOf(res.response))).toEqual(envelope('Request body too large'));
+    // Answered after the limit and at most one more chunk; afterwards only the lingering drain.
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.bytesRead).toBeLessThanOrEqual(MAX_BODY_BYTES + 256 * 1024);
+    expect(sockets[0]!.bytesRead).toBeLessThanOrEqual(MAX_BODY_BYTES + DEFAULT_LIMITS.lingerBytes + MiB);
+    expect(res.sent).toBeLessThan(100 * MiB);
+  });
+
+  it('eight parallel 24 MiB form posts each cost the server at most the limit before their 413', async () => {
+    const { port, refusals, auth } = await start();
+    const posts = Array.from({ length: 8 }, (_, i) =>
+      // Half announce their length, half stream chunked: both kinds are cut short.
+      exchange(port, i % 2 === 0 ? [formHead(24 * MiB), ...bytes(24 * MiB)] : [formHead('chunked'), ...chunked(24 * MiB)], {
+        stopWhenAnswered: true,
+      }),
+    );
+    // Meanwhile an ordinary client is served.
+    const ordinary = fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: auth } });
+    const results = await Promise.all(posts);
+    expect((await ordinary).status).toBe(200);
+    expect(results.map((r) => statusOf(r.response))).toEqual(Array(8).fill(413));
+    expect(refusals).toHaveLength(8);
+    for (const { bytesRead } of refusals) expect(bytesRead).toBeLessThanOrEqual(MAX_BODY_BYTES + 256 * 1024);
+  });
+
+  it('clients that finish sending before they read (blocking clients) still read the 413', async () => {
+    const { port } = await start();
+    // Refused at once, then drained (read and dropped) so that the sends complete: closing with
+    // unread bytes would reset the connection and fail the client's writes (EPIPE).
+    const results = await Promise.all(Array.from({ length: 6 }, () => exchange(port, [formHead(24 * MiB), ...bytes(24 * MiB)])));
+    for (const r of results) {
+      expect(r.error).toBeUndefined();
+      expect(r.sent).toBe(formHead(24 * MiB).length + 24 * MiB);
+      expect(statusOf(r.response)).toBe(413);
+      expect(JSON.parse(bodyOf(r.response))).toEqual(envelope('Request body too large'));
+    }
+  });
+
+  it('Expect: 100-continue with an oversized length gets the 413 and no invitation to send', async () => {
+    const { port } = await start();
+    const res = await exchange(port, [formHead(50 * MiB).replace('\r\n\r\n', '\r\nExpect: 100-continue\r\n\r\n')]);
+    expect(res.response.startsWith('HTTP/1.1 413 ')).toBe(true);
+  });
+
+  it("a route's own limit (uploads) applies instead of the general one, with the route's error", async () => {
+    const { port } = await start({ maxMultipartBytes: MiB });
+    const post = (size: number) => {
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.alloc(size, 'a')]), 'big.bin');
+      return fetch(`http://127.0.0.1:${port}/api/v1/test_uploads`, { method: 'POST', body: form });
+    };
+    const within = await post(2 * MiB);
+    expect([within.status, await within.json()]).toEqual([200, { result: 'success', msg: '', stored: true }]);
+    const over = await post(4 * MiB);
+    expect([over.status, await over.json()]).toEqual([
+      400,
+      { result: 'error', msg: "File is larger than this server's configured maximum upload size (3 MiB).", code: 'BAD_REQUEST' },
+    ]);
+    // Streamed without a declared length, the same limit cuts it off.
+    const streamed = await exchange(port, [formHead('chunked', '/api/v1/test_uploads'), ...chunked(10 * MiB)], { stopWhenAnswered: true });
+    expect(statusOf(streamed.response)).toBe(400);
+  });
+
+  it("POST /user_uploads streams up to the realm's max_file_upload_size_mib and answers Zulip's error past it", async () => {
+    const fixture = devFixture();
+    fixture.realm.max_file_upload_size_mib = 1;
+    const { port, refusals, auth } = await start({}, fixture);
+    const head =
+      'POST /api/v1/user_uploads HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n' +
+      `Authorization: ${auth}\r\nContent-Type: multipart/form-data; boundary=b\r\n\r\n`;
+    const res = await exchange(port, [head, ...chunked(50 * MiB)], { stopWhenAnswered: true });
+    expect(statusOf(res.response)).toBe(400);
+    expect(JSON.parse(bodyOf(res.response))).toEqual({
+      result: 'error',
+      msg: "File is larger than this server's configured maximum upload size (1 MiB).",
+      code: 'BAD_REQUEST',
+    });
+    // The realm's MiB and one more for the framing, then at most a chunk.
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]!.bytesRead).toBeLessThanOrEqual(2 * MiB + 256 * 1024);
+  });
+});
+
+describe('request heads', () => {
+  it('a 16 MB header is answered 431 with the envelope, which the client reads, then the connection closes', async () => {
+    const { port } = await start();
+    const res = await exchange(port, ['GET /api/v1/users/me HTTP/1.1\r\nHost: test\r\nX-Big: ', ...bytes(16 * MiB), '\r\n\r\n']);
+    expect(res.error).toBeUndefined();
+    expect(statusOf(res.response)).toBe(431);
+    expect(headersOf(res.response).connection).toBe('close');
+    expect(JSON.parse(bodyOf(res.response))).toEqual(envelope('Request header fields too large'));
+    expect(res.ended).toBe(true);
+  });
+
+  it('a malformed request line is answered 400 with the envelope', async () => {
+    const { port } = await start();
+    const res = await exchange(port, ['NOT HTTP AT ALL\r\n\r\n']);
+    expect(statusOf(res.response)).toBe(400);
+    expect(JSON.parse(bodyOf(res.response))).toEqual(envelope('Malformed HTTP request'));
+  });
+});
