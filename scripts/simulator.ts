@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { DEFAULT_SEED, FixtureError } from '../simulator/index.ts';
-import { parseCli, portOf, positiveOf } from './cli/args.ts';
+import { parseCli, portOf, positiveOf, usageError } from './cli/args.ts';
 import { startSimulatorServer } from './cli/simulator-server.ts';
 
 const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE] [limits]
@@ -20,7 +20,11 @@ and API key.
 
 Limits (defaults in brackets):
   --max-body-mib N        form bodies [2.5]; larger ones get 413
-  --max-multipart-mib N   multipart bodies, which carry files [25]`;
+  --max-multipart-mib N   multipart bodies, which carry files [25]
+  --header-timeout S      seconds to send the request head [10]; then 408
+  --body-timeout S        seconds to send the whole request [30]; then 408
+  --idle-timeout S        seconds a connection may stall mid-request [30]
+  --max-connections N     open connections [1000]; past it, 503 with Retry-After`;
 
 const values = parseCli(USAGE, {
   port: { type: 'string', default: process.env.SIMULATOR_PORT ?? '9991' },
@@ -29,10 +33,22 @@ const values = parseCli(USAGE, {
   fixture: { type: 'string' },
   'max-body-mib': { type: 'string' },
   'max-multipart-mib': { type: 'string' },
+  'header-timeout': { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
 });
 const MiB = 1024 * 1024;
 const mib = (flag: string, value: string | undefined): number | undefined =>
   value === undefined ? undefined : Math.floor(positiveOf(flag, value, USAGE) * MiB);
+const ms = (flag: string, value: string | undefined): number | undefined =>
+  value === undefined ? undefined : Math.round(positiveOf(flag, value, USAGE) * 1000);
+const count = (flag: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = positiveOf(flag, value, USAGE);
+  if (!Number.isInteger(n)) usageError(`${flag} must be a whole number, got "${value}"`, USAGE);
+  return n;
+};
 
 try {
   await startSimulatorServer({
@@ -43,6 +59,12 @@ try {
     http: {
       maxBodyBytes: mib('--max-body-mib', values['max-body-mib']),
       maxMultipartBytes: mib('--max-multipart-mib', values['max-multipart-mib']),
+      limits: {
+        headersTimeoutMs: ms('--header-timeout', values['header-timeout']),
+        requestTimeoutMs: ms('--body-timeout', values['body-timeout']),
+        idleTimeoutMs: ms('--idle-timeout', values['idle-timeout']),
+        maxConnections: count('--max-connections', values['max-connections']),
+      },
     },
   });
 } catch (error) {

@@ -235,6 +235,8 @@ export interface RequestTraits {
   maxBodyBytes: number | undefined;
   /** The route's answer to a body over that limit; undefined: the server's 413. */
   bodyTooLarge: RawResponse | undefined;
+  /** Held open until something happens (GET /events): no idle timeout. */
+  longPoll: boolean;
 }
 
 export interface Handle {
@@ -279,6 +281,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     return {
       maxBodyBytes: route?.maxBodyBytes?.(engine),
       bodyTooLarge: route?.bodyTooLarge ? errorResponse(route.bodyTooLarge(engine)) : undefined,
+      longPoll: route?.longPoll === true,
     };
   };
   return handle;

@@ -1,6 +1,7 @@
 /**
- * node:http hardening for the simulator's adapter (node.ts): a limit on request heads, and
- * refusals the client actually reads. The server supplies only the body of its refusals.
+ * node:http hardening for the simulator's adapter (node.ts): limits on request heads, timeouts
+ * for slow clients, a cap on open connections, and refusals the client actually reads. The server
+ * supplies only the body of its refusals.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -8,8 +9,16 @@ import type { Socket } from 'node:net';
 export interface ServerLimits {
   /** Request line and headers together, in bytes; a bigger head is answered 431. */
   maxHeaderBytes: number;
+  /** Time a client has to send the whole request head (slow headers are answered 408). */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included (slow bodies are answered 408). */
+  requestTimeoutMs: number;
+  /** Silence allowed on a connection with a request in progress (held long-polls are exempt). */
+  idleTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
+  /** Connections open at once; the next one is answered 503 with Retry-After and closed. */
+  maxConnections: number;
   /**
    * After a refusal, what the client still sends is read and dropped (nginx's lingering close):
    * closing at once, with unread bytes, resets the connection, and a client busy sending never
@@ -23,7 +32,11 @@ export interface ServerLimits {
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  idleTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  maxConnections: 1000,
   lingerMs: 2_000,
   lingerBytes: 64 * 1024 * 1024,
   lingerTotalMs: 30_000,
@@ -36,7 +49,7 @@ export interface Refusal {
   body: string;
 }
 
-/** The server's own wording of a refusal it did not choose (431, 408, 400). */
+/** The server's own wording of a refusal it did not choose (431, 408, 400, 503). */
 export type RefusalFor = (status: number, message: string) => Refusal;
 
 export interface HardeningOptions {
@@ -55,6 +68,8 @@ export interface HardenedServer {
   server: Server;
   /** Answer on this request's connection, then close it the lingering way; nothing more is read as HTTP. */
   refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void;
+  /** This request is held open on purpose (a long-poll): no idle timeout while it waits. */
+  holdOpen(req: IncomingMessage): void;
   /** Stop accepting connections and close every connection now. */
   close(): Promise<void>;
 }
@@ -77,21 +92,44 @@ function serialize(refusal: Refusal): string {
 }
 
 export function createHardenedServer(listener: RequestListener, options: HardeningOptions): HardenedServer {
-  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  // Limits left undefined (a flag not given) keep their default.
+  const given = Object.entries(options.limits ?? {}).filter(([, value]) => value !== undefined);
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...Object.fromEntries(given) };
   const server = createServer(
     {
       maxHeaderSize: limits.maxHeaderBytes,
+      // node insists that the head's deadline is not after the whole request's.
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this interval (default 30 s, far past them).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 4)),
     },
     (req, res) => track(req, res, listener),
   );
+  server.timeout = limits.idleTimeoutMs;
   const { checkContinue } = options;
   if (checkContinue) server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => track(req, res, checkContinue));
 
+  /** Every open connection, and those of them counted against the cap (not the refused ones). */
+  const sockets = new Set<Socket>();
+  const accepted = new Set<Socket>();
   const lingering = new WeakSet<Socket>();
   /** The response each connection currently owes, for timeouts and parse errors mid-request. */
   const owed = new WeakMap<Socket, ServerResponse>();
   let closed: Promise<void> | null = null;
+
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    if (accepted.size >= limits.maxConnections) {
+      const busy = options.refusal(503, 'Too many connections: try again shortly');
+      lingeringClose(socket, { ...busy, headers: { ...busy.headers, 'Retry-After': '1' } });
+      return;
+    }
+    accepted.add(socket);
+    socket.once('close', () => accepted.delete(socket));
+  });
 
   // Malformed requests, oversized heads and timeouts: answer in words the client can read,
   // where node would write a bare status line and reset the connection.
@@ -104,6 +142,19 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
     }
     const [status, message] = MESSAGES[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
     lingeringClose(socket, options.refusal(status, message));
+  });
+
+  // The idle timeout is the client's: a body that stopped coming (408), a keep-alive connection
+  // left idle, an answer the client does not read. While a whole request waits for its answer
+  // (a slow route, a long-poll), the silence is the server's and the connection stays.
+  server.on('timeout', (socket: Socket) => {
+    const res = owed.get(socket);
+    const req = res?.req;
+    if (res && req && !res.headersSent && !lingering.has(socket)) {
+      if (!req.complete) lingeringClose(socket, options.refusal(408, 'Request timeout: the body stopped coming'));
+      return;
+    }
+    socket.destroy();
   });
 
   function track(req: IncomingMessage, res: ServerResponse, handler: RequestListener): void {
@@ -159,10 +210,14 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
       }
       lingeringClose(req.socket, refusal);
     },
+    holdOpen(req) {
+      req.socket.setTimeout(0);
+    },
     close() {
       closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
       });
       return closed;
     },

@@ -2,7 +2,7 @@
  * node:http adapter: IncomingMessage → RawRequest → handle() → ServerResponse. What it adds is
  * transport: the body limit (the general one, or the route's own, e.g. uploads), judged from
  * Content-Length before reading and again as the body streams in, and the hardening of
- * hardening.ts (oversized heads, refusals the client reads).
+ * hardening.ts (heads, timeouts, connection cap).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,16 +20,16 @@ export const MAX_BODY_BYTES = 2.5 * 1024 * 1024;
 export const MAX_MULTIPART_BYTES = 25 * 1024 * 1024;
 
 const TOO_LARGE = transportErrorResponse(413, 'Request body too large');
-const NO_TRAITS: RequestTraits = { maxBodyBytes: undefined, bodyTooLarge: undefined };
+const NO_TRAITS: RequestTraits = { maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: false };
 
 export interface HttpOptions {
   /** Limit for bodies that are not multipart, in bytes (default MAX_BODY_BYTES). */
   maxBodyBytes?: number;
   /** Limit for multipart bodies, in bytes (default MAX_MULTIPART_BYTES). Routes with their own limit use theirs. */
   maxMultipartBytes?: number;
-  /** Head size, keep-alive, lingering close (defaults: hardening.ts's DEFAULT_LIMITS). */
+  /** Head size, timeouts, connection cap, lingering close (defaults: hardening.ts's DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
-  /** Told of every refusal the server makes itself (413, 431, 400) and the bytes read by then. */
+  /** Told of every refusal the server makes itself (413, 431, 408, 400, 503) and the bytes read by then. */
   onRefused?: (status: number, bytesRead: number) => void;
 }
 
@@ -62,6 +62,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
       return;
     }
     if (expectsContinue) res.writeContinue();
+    if (traits.longPoll) hardened.holdOpen(req);
     readLimited(req, limit)
       .then(async (body) => {
         if (body === null) {

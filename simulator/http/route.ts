@@ -134,6 +134,11 @@ export interface Route {
   /** Incoming-webhook bots may call it (Zulip's `allow_incoming_webhooks` tag, e.g. POST /messages). */
   allowIncomingWebhooks?: boolean;
   /**
+   * The request may be held open until something happens (GET /events): the HTTP server lets it
+   * wait past the idle timeout.
+   */
+  longPoll?: boolean;
+  /**
    * The route's own body limit in bytes, checked by the HTTP server as the body streams in
    * (POST /user_uploads: the realm's max_file_upload_size_mib plus the multipart framing).
    * Default: the server's general limit.

@@ -1,7 +1,7 @@
 /**
- * The simulator's HTTP server under hostile input: bodies judged before they are read whole, and
- * oversized heads. Raw sockets, because fetch() cannot send these requests or see how the
- * connection ends.
+ * The simulator's HTTP server under hostile input: bodies judged before they are read whole,
+ * oversized heads, slow clients and too many connections. Raw sockets, because fetch() cannot
+ * send these requests or see how the connection ends.
  */
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import { devFixture, ID, sim } from './helpers.ts';
 
 const MiB = 1024 * 1024;
 
-/** A route only these tests use: a file-taking route with its own limit. */
+/** Routes only these tests use: a file-taking route with its own limit, and held requests. */
 const testRoutes: Route[] = [
   {
     method: 'POST',
@@ -27,6 +27,23 @@ const testRoutes: Route[] = [
     maxBodyBytes: () => 3 * MiB,
     bodyTooLarge: () => ChatError.badRequest("File is larger than this server's configured maximum upload size (3 MiB)."),
     handler: () => ({ stored: true }),
+  },
+  {
+    method: 'GET',
+    path: '/test_hold',
+    auth: 'none',
+    params: [{ name: 'ms', type: 'int', required: true }],
+    longPoll: true,
+    // Like a parked GET /events: answers when its time is up.
+    handler: ({ params }) => new Promise((resolve) => setTimeout(() => resolve({ events: [], ended_early: false }), params.ms as number)),
+  },
+  {
+    method: 'GET',
+    path: '/test_slow',
+    auth: 'none',
+    params: [{ name: 'ms', type: 'int', required: true }],
+    // Not a long-poll: just slow to answer.
+    handler: ({ params }) => new Promise((resolve) => setTimeout(() => resolve({ slow: true }), params.ms as number)),
   },
 ];
 
@@ -171,5 +188,48 @@ describe('request heads', () => {
     const res = await exchange(port, ['NOT HTTP AT ALL\r\n\r\n']);
     expect(statusOf(res.response)).toBe(400);
     expect(JSON.parse(bodyOf(res.response))).toEqual(envelope('Malformed HTTP request'));
+  });
+});
+
+describe('slow clients', () => {
+  it('a head sent one byte at a time is cut off with 408 when the header timeout runs out', async () => {
+    const { port } = await start({ limits: { headersTimeoutMs: 400 } });
+    const head = `GET /api/v1/users/me HTTP/1.1\r\nHost: test\r\nX-Slow: ${'s'.repeat(200)}\r\n\r\n`;
+    const res = await exchange(port, head.split(''), { delayMs: 20, stopWhenAnswered: true });
+    expect(statusOf(res.response)).toBe(408);
+    expect(JSON.parse(bodyOf(res.response))).toMatchObject({ result: 'error', code: 'BAD_REQUEST' });
+    expect(res.sentWhenAnswered).toBeLessThan(head.length);
+  });
+
+  it('a body that stops coming is answered 408', async () => {
+    const { port } = await start({ limits: { requestTimeoutMs: 400 } });
+    const res = await exchange(port, [formHead(100), 'subscriptions=', ...Array(200).fill('')], { delayMs: 20, stopWhenAnswered: true });
+    expect(statusOf(res.response)).toBe(408);
+  });
+
+  it('a body that stalls past the idle timeout is answered 408; a long-poll or a slow answer waits past it', async () => {
+    const { port } = await start({ limits: { idleTimeoutMs: 300 } });
+    const stalled = await exchange(port, [formHead(100), 'subscriptions='], { keepOpen: true, timeoutMs: 3_000 });
+    expect(statusOf(stalled.response)).toBe(408);
+    const held = await fetch(`http://127.0.0.1:${port}/api/v1/test_hold?ms=900`);
+    expect([held.status, await held.json()]).toEqual([200, { result: 'success', msg: '', events: [], ended_early: false }]);
+    const slow = await fetch(`http://127.0.0.1:${port}/api/v1/test_slow?ms=900`);
+    expect([slow.status, await slow.json()]).toEqual([200, { result: 'success', msg: '', slow: true }]);
+  });
+
+  it('past the connection cap, a new connection is answered 503 with Retry-After and the envelope', async () => {
+    const { port, auth, sockets } = await start({ limits: { maxConnections: 2 } });
+    // Two clients in the middle of their heads hold both places.
+    const holders = [0, 1].map(() => exchange(port, ['GET /api/v1/users/me HTTP/1.1\r\nHost: test\r\n'], { keepOpen: true, timeoutMs: 1_000 }));
+    while (sockets.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = await exchange(port, ['GET /api/v1/users/me HTTP/1.1\r\nHost: test\r\n\r\n']);
+    expect(statusOf(refused.response)).toBe(503);
+    expect(headersOf(refused.response)['retry-after']).toBe('1');
+    expect(JSON.parse(bodyOf(refused.response))).toEqual(envelope('Too many connections: try again shortly'));
+    await Promise.all(holders);
+    // Once the holders' connections are gone on the server's side, there is room again.
+    while (!sockets[0]!.destroyed || !sockets[1]!.destroyed) await new Promise((resolve) => setTimeout(resolve, 10));
+    const served = await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: auth } });
+    expect(served.status).toBe(200);
   });
 });
