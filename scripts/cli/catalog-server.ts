@@ -1,9 +1,10 @@
 /**
  * The catalog's HTTP server on a port (used by `npm run serve`, `build --serve` and `npm start`):
- * node:http around the request handler of catalog/server.ts.
+ * the request handler of catalog/server.ts in the node:http server the simulator uses too
+ * (hardening.ts: oversized heads, slow clients, connection cap).
  */
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHardenedServer, type Refusal, type ServerLimits } from '../../simulator/http/hardening.ts';
 import { createCatalogHandler } from '../catalog/server.ts';
 
 export interface CatalogServer {
@@ -11,9 +12,20 @@ export interface CatalogServer {
   close(): Promise<void>;
 }
 
-export async function startCatalogServer(options: { dir: string; port: number; host?: string }): Promise<CatalogServer> {
+/** What the server refuses itself (head too large, too slow, malformed, too many connections). */
+function refusal(status: number, message: string): Refusal {
+  return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: `${message}\n` };
+}
+
+export async function startCatalogServer(options: {
+  dir: string;
+  port: number;
+  host?: string;
+  limits?: Partial<ServerLimits>;
+}): Promise<CatalogServer> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(createCatalogHandler(options.dir));
+  const hardened = createHardenedServer(createCatalogHandler(options.dir), { limits: options.limits, refusal });
+  const { server } = hardened;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {
@@ -25,10 +37,6 @@ export async function startCatalogServer(options: { dir: string; port: number; h
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => hardened.close(),
   };
 }

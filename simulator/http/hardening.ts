@@ -1,7 +1,8 @@
 /**
- * node:http hardening for the simulator's adapter (node.ts): limits on request heads, timeouts
- * for slow clients, a cap on open connections, and refusals the client actually reads. The server
- * supplies only the body of its refusals.
+ * node:http hardening shared by the simulator's adapter (node.ts) and the catalog server
+ * (scripts/serve.ts): limits on request heads, timeouts for slow clients, a cap on open
+ * connections, and refusals the client actually reads. Each server supplies only the body of
+ * its refusals.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
