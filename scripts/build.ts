@@ -8,6 +8,7 @@ import { buildCatalog } from './catalog/pipeline.ts';
 import { watchCatalog } from './catalog/watch.ts';
 import { parseCli, portOf } from './cli/args.ts';
 import { startCatalogServer } from './cli/catalog-server.ts';
+import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
 
 const USAGE = `Usage: npm run build -- [--content DIR] [--out DIR] [--site-url URL] [--watch] [--serve]
@@ -49,6 +50,8 @@ const options = {
 async function serve(): Promise<void> {
   const server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
   console.log(`Serving ${server.url}/api/v1/index.json`);
+  // A stop while watching ends the watcher with the process.
+  stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));
 }
 
 if (values.watch) {

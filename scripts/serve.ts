@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseCli, portOf } from './cli/args.ts';
 import { startCatalogServer } from './cli/catalog-server.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
+import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 
 const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--dir DIR]
 
@@ -27,6 +28,4 @@ if (!existsSync(path.join(values.dir, 'api', 'v1', 'index.json'))) {
 }
 const server = await startCatalogServer({ dir: values.dir, port, host: values.host });
 console.log(`Serving ${values.dir} at ${server.url} (API: ${server.url}/api/v1/index.json)`);
-const stop = (): void => void server.close().then(() => process.exit(0));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));

@@ -1,10 +1,12 @@
 /**
  * `npm run simulator`: the chat simulator over HTTP (default http://127.0.0.1:9991/api/v1),
- * printing every fixture user's email, role and API key.
+ * printing every fixture user's email, role and API key. SIGTERM or SIGINT stops it cleanly
+ * (requests in flight finish, long-polls answer), exit code 0.
  */
 import path from 'node:path';
 import { DEFAULT_SEED, FixtureError } from '../simulator/index.ts';
 import { parseCli, portOf, positiveOf, usageError } from './cli/args.ts';
+import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 import { startSimulatorServer } from './cli/simulator-server.ts';
 
 const USAGE = `Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE] [limits]
@@ -51,7 +53,7 @@ const count = (flag: string, value: string | undefined): number | undefined => {
 };
 
 try {
-  await startSimulatorServer({
+  const server = await startSimulatorServer({
     port: portOf('--port', values.port, USAGE),
     host: values.host,
     seed: values.seed,
@@ -67,6 +69,7 @@ try {
       },
     },
   });
+  stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));
 } catch (error) {
   console.error(error instanceof FixtureError || error instanceof Error ? error.message : error);
   process.exit(1);

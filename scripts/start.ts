@@ -8,6 +8,7 @@ import { buildCatalog } from './catalog/pipeline.ts';
 import { parseCli, portOf } from './cli/args.ts';
 import { startCatalogServer } from './cli/catalog-server.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
+import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 import { startSimulatorServer } from './cli/simulator-server.ts';
 
 const USAGE = `Usage: npm start -- [--catalog-port N] [--simulator-port N] [--host H] [--seed S]
@@ -53,12 +54,4 @@ const simulator = await startSimulatorServer({
 });
 console.log('Press Ctrl-C to stop both servers.');
 
-let closing = false;
-async function shutdown(): Promise<void> {
-  if (closing) return;
-  closing = true;
-  await Promise.allSettled([catalog.close(), simulator.close()]);
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown());
-process.on('SIGTERM', () => void shutdown());
+stopOnSignals(() => Promise.all([catalog.close(SHUTDOWN_GRACE_MS), simulator.close(SHUTDOWN_GRACE_MS)]));

@@ -9,7 +9,8 @@ import { createCatalogHandler } from '../catalog/server.ts';
 
 export interface CatalogServer {
   url: string;
-  close(): Promise<void>;
+  /** graceMs 0 (default): close every connection now; otherwise let requests in flight finish first. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** What the server refuses itself (head too large, too slow, malformed, too many connections). */
@@ -37,6 +38,6 @@ export async function startCatalogServer(options: {
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
-    close: () => hardened.close(),
+    close: (graceMs = 0) => hardened.close(graceMs),
   };
 }

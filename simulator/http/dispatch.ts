@@ -28,6 +28,11 @@ export interface RawRequest {
   /** Header names lower-cased. */
   headers: Record<string, string | undefined>;
   body?: Buffer | string | undefined;
+  /**
+   * Aborted when the answer is wanted now: the client went away, or the server is shutting
+   * down. A request held open (a long-poll) then answers at once with what it has.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -235,7 +240,7 @@ export interface RequestTraits {
   maxBodyBytes: number | undefined;
   /** The route's answer to a body over that limit; undefined: the server's 413. */
   bodyTooLarge: RawResponse | undefined;
-  /** Held open until something happens (GET /events): no idle timeout. */
+  /** Held open until something happens (GET /events): no idle timeout, ended early on shutdown. */
   longPoll: boolean;
 }
 
@@ -345,7 +350,7 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
   const used = new Set<string>(['client']);
   const raw: RawParams = { path: matched.params, query, body, files: parsed.files };
   const params = decodeParams(route.params, raw, used);
-  const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers), secretsEqual });
+  const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers), secretsEqual, signal: req.signal });
   if (fields instanceof RawReply) return fields.response;
   const ignored = new Set<string>();
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);

@@ -1,8 +1,8 @@
 /**
  * node:http hardening shared by the simulator's adapter (node.ts) and the catalog server
  * (scripts/serve.ts): limits on request heads, timeouts for slow clients, a cap on open
- * connections, and refusals the client actually reads. Each server supplies only the body of
- * its refusals.
+ * connections, refusals the client actually reads, and a close that lets requests in flight
+ * finish. Each server supplies only the body of its refusals.
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -56,6 +56,8 @@ export type RefusalFor = (status: number, message: string) => Refusal;
 export interface HardeningOptions {
   limits?: Partial<ServerLimits>;
   refusal: RefusalFor;
+  /** Told when close() begins, to end requests the server holds open (long-polls). */
+  onClosing?: () => void;
   /**
    * Requests sent with `Expect: 100-continue`, to judge before inviting the body (call
    * res.writeContinue() to accept). Default: node's, which invites every body.
@@ -71,8 +73,11 @@ export interface HardenedServer {
   refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void;
   /** This request is held open on purpose (a long-poll): no idle timeout while it waits. */
   holdOpen(req: IncomingMessage): void;
-  /** Stop accepting connections and close every connection now. */
-  close(): Promise<void>;
+  /**
+   * Stop accepting connections, let requests in flight finish (onClosing ends held ones) for up
+   * to graceMs, then close every connection. graceMs 0 closes everything at once.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 const MESSAGES: Record<string, [number, string]> = {
@@ -118,6 +123,8 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
   const lingering = new WeakSet<Socket>();
   /** The response each connection currently owes, for timeouts and parse errors mid-request. */
   const owed = new WeakMap<Socket, ServerResponse>();
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
   let closed: Promise<void> | null = null;
 
   server.on('connection', (socket: Socket) => {
@@ -161,8 +168,13 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
   function track(req: IncomingMessage, res: ServerResponse, handler: RequestListener): void {
     const socket = req.socket;
     owed.set(socket, res);
+    inFlight.add(res);
+    if (closing) res.setHeader('connection', 'close');
     res.once('close', () => {
+      inFlight.delete(res);
       if (owed.get(socket) === res) owed.delete(socket);
+      // A keep-alive connection that just went idle holds up close() until it is closed.
+      if (closing) server.closeIdleConnections();
     });
     handler(req, res);
   }
@@ -214,12 +226,23 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
     holdOpen(req) {
       req.socket.setTimeout(0);
     },
-    close() {
-      closed ??= new Promise<void>((resolve) => {
+    close(graceMs = 0) {
+      if (closed) return closed;
+      closing = true;
+      closed = new Promise<void>((resolve) => {
         server.close(() => resolve());
+      });
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      options.onClosing?.();
+      const forceClose = (): void => {
         server.closeAllConnections();
         for (const socket of sockets) socket.destroy();
-      });
+      };
+      if (graceMs <= 0) forceClose();
+      else {
+        const timer = setTimeout(forceClose, graceMs);
+        void closed.then(() => clearTimeout(timer));
+      }
       return closed;
     },
   };

@@ -2,7 +2,7 @@
  * node:http adapter: IncomingMessage → RawRequest → handle() → ServerResponse. What it adds is
  * transport: the body limit (the general one, or the route's own, e.g. uploads), judged from
  * Content-Length before reading and again as the body streams in, and the hardening of
- * hardening.ts (heads, timeouts, connection cap).
+ * hardening.ts (heads, timeouts, connection cap, graceful close).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,9 +42,16 @@ function declaredLength(req: IncomingMessage): number | null {
 export function createHttpServer(handle: Handle, options: HttpOptions = {}): HardenedServer {
   const formLimit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const multipartLimit = options.maxMultipartBytes ?? MAX_MULTIPART_BYTES;
+  /** One controller per request in flight; close() aborts them all, so that held requests answer now. */
+  const inFlight = new Set<AbortController>();
+  let closing = false;
   const hardened = createHardenedServer(serve, {
     limits: options.limits,
     refusal: transportErrorResponse,
+    onClosing: () => {
+      closing = true;
+      for (const controller of inFlight) controller.abort();
+    },
     onRefused: options.onRefused,
     // `Expect: 100-continue` (curl, for big uploads): refuse an oversized body before the client
     // sends it, instead of inviting the upload and then throwing it away.
@@ -63,6 +70,14 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     }
     if (expectsContinue) res.writeContinue();
     if (traits.longPoll) hardened.holdOpen(req);
+    // One signal for "answer now": the client hung up, or the server is shutting down.
+    const answerNow = new AbortController();
+    inFlight.add(answerNow);
+    res.once('close', () => {
+      inFlight.delete(answerNow);
+      if (!res.writableFinished) answerNow.abort();
+    });
+    if (closing) answerNow.abort();
     readLimited(req, limit)
       .then(async (body) => {
         if (body === null) {
@@ -71,7 +86,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
         }
         const headers: Record<string, string | undefined> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body });
+        const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, signal: answerNow.signal });
         if (res.destroyed) return;
         // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).
         const length = out.headers['content-length'] ?? String(bodyLength(out));
@@ -91,7 +106,12 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
 export interface Listening {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stop the server. graceMs 0 (the default) closes every connection at once; a grace period
+   * stops accepting, lets requests in flight finish (held long-polls answer at once) and closes
+   * what is left when it runs out.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export function listenHttp(handle: Handle, port = 0, host = '127.0.0.1', options: HttpOptions = {}): Promise<Listening> {
@@ -106,7 +126,7 @@ export function listenHttp(handle: Handle, port = 0, host = '127.0.0.1', options
       resolve({
         url: `http://${shownHost}:${address.port}/api/v1`,
         port: address.port,
-        close: () => hardened.close(),
+        close: (graceMs = 0) => hardened.close(graceMs),
       });
     });
   });

@@ -104,6 +104,8 @@ export interface RouteContext {
   headers: Record<string, string>;
   /** Compare a stored secret with a given one (constant time; the dispatcher's choice). */
   secretsEqual: (expected: string, given: string) => boolean;
+  /** Aborted when the answer is wanted now (client gone, server shutting down): a held request answers. */
+  signal: AbortSignal | undefined;
 }
 
 export type RouteResult = Record<string, unknown>;
@@ -135,7 +137,7 @@ export interface Route {
   allowIncomingWebhooks?: boolean;
   /**
    * The request may be held open until something happens (GET /events): the HTTP server lets it
-   * wait past the idle timeout.
+   * wait past the idle timeout, and on shutdown aborts `signal` so that it answers at once.
    */
   longPoll?: boolean;
   /**

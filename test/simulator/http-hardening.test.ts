@@ -1,7 +1,7 @@
 /**
  * The simulator's HTTP server under hostile input: bodies judged before they are read whole,
- * oversized heads, slow clients and too many connections. Raw sockets, because fetch() cannot
- * send these requests or see how the connection ends.
+ * oversized heads, slow clients, too many connections, and a close that drains. Raw sockets,
+ * because fetch() cannot send these requests or see how the connection ends.
  */
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,8 +34,15 @@ const testRoutes: Route[] = [
     auth: 'none',
     params: [{ name: 'ms', type: 'int', required: true }],
     longPoll: true,
-    // Like a parked GET /events: answers when its time is up.
-    handler: ({ params }) => new Promise((resolve) => setTimeout(() => resolve({ events: [], ended_early: false }), params.ms as number)),
+    // Like a parked GET /events: answers when its time is up, or at once when asked to.
+    handler: ({ params, signal }) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve({ events: [], ended_early: false }), params.ms as number);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve({ events: [], ended_early: true });
+        });
+      }),
   },
   {
     method: 'GET',
@@ -47,7 +54,7 @@ const testRoutes: Route[] = [
   },
 ];
 
-const open: { close(): Promise<void> }[] = [];
+const open: { close(grace?: number): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
@@ -231,5 +238,20 @@ describe('slow clients', () => {
     while (!sockets[0]!.destroyed || !sockets[1]!.destroyed) await new Promise((resolve) => setTimeout(resolve, 10));
     const served = await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: auth } });
     expect(served.status).toBe(200);
+  });
+});
+
+describe('closing with a grace period', () => {
+  it('lets a request in flight finish, ends a held long-poll with its normal answer, then refuses connections', async () => {
+    const { port, hardened } = await start();
+    const slow = fetch(`http://127.0.0.1:${port}/api/v1/test_slow?ms=300`);
+    const held = fetch(`http://127.0.0.1:${port}/api/v1/test_hold?ms=60000`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = hardened.close(5_000);
+    const [slowRes, heldRes] = await Promise.all([slow, held]);
+    expect([slowRes.status, await slowRes.json()]).toEqual([200, { result: 'success', msg: '', slow: true }]);
+    expect([heldRes.status, await heldRes.json()]).toEqual([200, { result: 'success', msg: '', events: [], ended_early: true }]);
+    await closed;
+    await expect(fetch(`http://127.0.0.1:${port}/api/v1/users/me`)).rejects.toThrow();
   });
 });
