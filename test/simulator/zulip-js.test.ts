@@ -214,6 +214,14 @@ describe('zulip-js session', () => {
     ]);
   });
 
+  test('messages.deleteById (DELETE with the id in the query string too)', async () => {
+    const sent = await client.messages.send({ type: 'stream', to: 'Denmark', topic: 'zulip-js', content: 'Short-lived' });
+    const deleted = await client.messages.deleteById({ message_id: sent.id });
+    expect(deleted).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['message_id'] });
+    const again = await client.messages.deleteById({ message_id: sent.id });
+    expect(again).toEqual({ result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
+  });
+
   test('errors come back as Zulip error envelopes', async () => {
     const res = await client.messages.send({ type: 'stream', to: 'Atlantis', topic: 't', content: 'x' });
     expect(res).toEqual({ result: 'error', msg: "Channel 'Atlantis' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'Atlantis' });

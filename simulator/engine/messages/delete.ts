@@ -4,9 +4,12 @@
 // DELETE /messages/{id}, by deactivating a user with the delete_*_messages actions, and by
 // undoing a topic resolution within its grace period.
 import { releaseAttachments } from '../attachments.ts';
-import { effect, type Effect } from '../events.ts';
+import { ChatError } from '../errors.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import type { Engine } from '../core.ts';
+import type { UserRecord } from '../state.ts';
 import { eventRecipientsForMessages } from './access.ts';
+import { accessMessageToModify, hasChannelPermission, hasRealmPermission } from './permissions.ts';
 import { dmKey, getMessage, removeMessages, topicKey, type StoredMessage } from './store.ts';
 
 export interface DeleteKinds {
@@ -90,4 +93,32 @@ export function deleteMessagesBySender(engine: Engine, userId: number, kinds: De
 export function legacyDeleteMessageEvents(event: Record<string, unknown>): Record<string, unknown>[] {
   const { message_ids: ids, ...rest } = event;
   return (ids as number[]).map((id) => ({ ...rest, message_id: id }));
+}
+
+/**
+ * validate_can_delete_message: the realm's or the channel's can_delete_any_message_group may
+ * delete anything, at any time; otherwise only one's own messages (or one's bots'), if the realm's
+ * can_delete_own_message_group (or, for channel messages, the channel's) allows it, within
+ * message_content_delete_limit_seconds (no grace period).
+ */
+export function checkCanDeleteMessage(engine: Engine, actor: UserRecord, message: StoredMessage, now: number): void {
+  if (hasRealmPermission(engine, actor, 'can_delete_any_message_group')) return;
+  const stream = message.streamId === null ? undefined : engine.state.streams.get(message.streamId);
+  if (stream && hasChannelPermission(engine, actor, stream, 'can_delete_any_message_group')) return;
+  const refused = () => ChatError.badRequest("You don't have permission to delete this message");
+  const sender = engine.state.users.get(message.senderId);
+  if (message.senderId !== actor.id && sender?.bot_owner_id !== actor.id) throw refused();
+  if (!hasRealmPermission(engine, actor, 'can_delete_own_message_group')) {
+    if (!stream || !hasChannelPermission(engine, actor, stream, 'can_delete_own_message_group')) throw refused();
+  }
+  const limit = engine.state.realm.message_content_delete_limit_seconds;
+  if (limit !== null && now - message.timestamp > limit) throw ChatError.badRequest('The time limit for deleting this message has passed');
+}
+
+/** DELETE /messages/{id}. */
+export function deleteMessage(engine: Engine, actor: UserRecord, messageId: number): Outcome<Record<string, never>> {
+  const now = engine.deps.clock.now();
+  const message = accessMessageToModify(engine, actor, messageId);
+  checkCanDeleteMessage(engine, actor, message, now);
+  return outcome({}, deleteMessages(engine, [message.id], actor.id));
 }

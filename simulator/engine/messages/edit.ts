@@ -25,7 +25,7 @@ import {
   canResolveTopics,
   channelMessageFilter,
   hasChannelContentAccess,
-  hasMessageAccess,
+  accessMessageToModify,
   inCanSendMessageGroup,
 } from './permissions.ts';
 import {
@@ -75,7 +75,6 @@ const EMPTY_TOPIC_FALLBACK_NAME = 'general chat';
 /** zerver/lib/markdown's `version`, recorded with the content an edit replaced. */
 const MARKDOWN_VERSION = 1;
 
-const invalidMessage = () => ChatError.badRequest('Invalid message(s)');
 const noEditPermission = () => ChatError.badRequest("You don't have permission to edit this message");
 
 export interface CheckedEdit {
@@ -107,13 +106,6 @@ export function checkCanEditContent(engine: Engine, actor: UserRecord, message: 
   if (limit !== null && now - message.timestamp > limit + buffer) {
     throw ChatError.badRequest('The time limit for editing this message has passed');
   }
-}
-
-/** access_message(..., is_modifying_message=True). */
-export function accessMessageToModify(engine: Engine, actor: UserRecord, messageId: number): StoredMessage {
-  const message = getMessage(engine.state.messages, messageId);
-  if (!message || !hasMessageAccess(engine, actor, message, true)) throw invalidMessage();
-  return message;
 }
 
 /** Python's str.lstrip(chars): drop every leading character that is in the set. */

@@ -3,9 +3,10 @@
 // that editing, moving, resolving and deleting consult (zerver/lib/streams.py,
 // UserProfile.has_permission). Group settings whose Zulip configuration has
 // allow_everyone_group=False never grant anything to guests.
+import { ChatError } from '../errors.ts';
 import { isAdmin, isGuest, isSubscribed, isUserInGroupSetting, type Engine } from '../core.ts';
 import type { ChannelGroupSetting, GroupSettingValue, RealmMessageGroupSetting, StreamRecord, UserRecord } from '../state.ts';
-import { userFlagBits, type StoredMessage } from './store.ts';
+import { getMessage, userFlagBits, type StoredMessage } from './store.ts';
 
 /** Realm settings a guest can never satisfy (allow_everyone_group=False). */
 const REALM_SETTINGS_EXCLUDING_GUESTS: ReadonlySet<RealmMessageGroupSetting> = new Set([
@@ -68,6 +69,13 @@ export function hasMessageAccess(engine: Engine, user: UserRecord, message: Stor
     return userFlagBits(message, user.id) !== undefined && hasContentAccessViaSubscriptionOrGroups(engine, user, stream);
   }
   return hasContentAccessViaSubscriptionOrGroups(engine, user, stream);
+}
+
+/** access_message(..., is_modifying_message=True): a message the user may edit, move or delete. */
+export function accessMessageToModify(engine: Engine, user: UserRecord, messageId: number): StoredMessage {
+  const message = getMessage(engine.state.messages, messageId);
+  if (!message || !hasMessageAccess(engine, user, message, true)) throw ChatError.badRequest('Invalid message(s)');
+  return message;
 }
 
 /**

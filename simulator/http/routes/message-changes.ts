@@ -3,6 +3,7 @@
 // declare them (alphabetically by Python name: the first invalid one is the one reported).
 import { ChatError } from '../../engine/errors.ts';
 import { commit } from '../../engine/core.ts';
+import { deleteMessage } from '../../engine/messages/delete.ts';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../engine/messages/edit.ts';
 import { getMessageHistory } from '../../engine/messages/history.ts';
 import type { Route, RouteContext } from '../route.ts';
@@ -50,6 +51,16 @@ export const messageChangeRoutes: Route[] = [
           prevContentSha256: str(p.prev_content_sha256),
         }),
       );
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/messages/{message_id}',
+    auth: 'user',
+    summary: 'Delete a message',
+    params: [{ name: 'message_id', type: 'int', in: 'path', required: true }],
+    handler(ctx) {
+      return commit(ctx.engine, deleteMessage(ctx.engine, actor(ctx), ctx.params.message_id as number));
     },
   },
   {
