@@ -27,6 +27,7 @@ import type { Issue } from './issues.ts';
 import { JsonCache } from './json.ts';
 import { buildCatalog as assembleCatalog, type Catalog } from './model.ts';
 import { parseSource } from './parse.ts';
+import { ENCODINGS, precompressing, withTwinPaths } from './precompress.ts';
 import { buildSettings, checkFile, checkSet, generatedAtOf, reportFailure, type BuildOptions, type BuildResult, type FileCheck } from './pipeline.ts';
 import { textOf, writeOutputs } from './serialize.ts';
 import type { TwinMemo } from './twins.ts';
@@ -125,7 +126,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       const issues = checkOutputs(early, passed);
       if (issues.length > 0) return reportFailure(options, issues);
       const changedEarly = new Set([...early].filter(([rel, out]) => !sameAsBefore(last, rel, out)).map(([rel]) => rel));
-      await writeOutputs(early, inPlaceSink(options.outDir), cache, changedEarly);
+      await writeInPlace(options.outDir, early, cache, changedEarly);
       writtenEarly = changedEarly.size;
       firstOutputMs = performance.now() - started;
     }
@@ -137,7 +138,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
     if (issues.length > 0) return reportFailure(options, issues);
     // Written early with the same bytes: not again.
     for (const [rel, out] of early) if (changedFiles.has(rel) && sameOutput(out, outputs.get(rel))) changedFiles.delete(rel);
-    await writeOutputs(outputs, inPlaceSink(options.outDir), cache, changedFiles);
+    await writeInPlace(options.outDir, outputs, cache, changedFiles);
     const removed = [...last.outputs.keys()].filter((rel) => !outputs.has(rel));
     for (const rel of removed) await removeOutput(options.outDir, rel);
     previous = { catalog, outputs, shapes };
@@ -149,7 +150,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
 
   async function firstBuild(catalog: Catalog, generatedAt: string, started: number): Promise<IncrementalResult> {
     const outputs = emitCatalog(catalog, { generatedAt, twins });
-    const pending = prepareWrite(options.outDir, [...outputs.keys()]);
+    const pending = prepareWrite(options.outDir, withTwinPaths([...outputs.keys()]));
     let issues: Issue[];
     try {
       issues = checkOutputs(outputs, passed);
@@ -161,7 +162,11 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       await pending.discard();
       return reportFailure(options, issues);
     }
-    const written = await pending.commit((sink) => writeOutputs(outputs, sink, cache));
+    const written = await pending.commit(async (sink) => {
+      const withTwins = precompressing(sink);
+      await writeOutputs(outputs, withTwins, cache);
+      await withTwins.flush();
+    });
     previous = { catalog, outputs, shapes: compare(null, outputs).shapes };
     const ms = Math.round(performance.now() - started);
     log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
@@ -349,9 +354,16 @@ function inPlaceSink(outDir: string): WriteSink {
   };
 }
 
-/** Remove an output no longer emitted, and the folders it leaves empty. */
+/** Write the outputs named in `only` in place, each with its precompressed twins (precompress.ts). */
+async function writeInPlace(outDir: string, outputs: Outputs, cache: JsonCache, only: ReadonlySet<string>): Promise<void> {
+  const sink = precompressing(inPlaceSink(outDir));
+  await writeOutputs(outputs, sink, cache, only);
+  await sink.flush();
+}
+
+/** Remove an output no longer emitted, its twins, and the folders it leaves empty. */
 async function removeOutput(outDir: string, rel: string): Promise<void> {
-  await unlink(path.join(outDir, rel)).catch(() => {});
+  for (const file of [rel, ...ENCODINGS.map((e) => `${rel}${e.suffix}`)]) await unlink(path.join(outDir, file)).catch(() => {});
   for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) {
     try {
       await rmdir(path.join(outDir, dir));

@@ -16,6 +16,7 @@ import { locateIssues } from './locate.ts';
 import { loadContent, type SourceFile } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
+import { precompressing, withTwinPaths } from './precompress.ts';
 import { writeOutputs } from './serialize.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
@@ -55,7 +56,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   // Folders are created in the background while the outputs are checked; nothing reaches outDir
   // unless the check passes.
   // In emit order: the twins' folders are then made in the order the twins are written.
-  const pending = prepareWrite(options.outDir, [...outputs.keys()]);
+  const pending = prepareWrite(options.outDir, withTwinPaths([...outputs.keys()]));
   let outputIssues: Issue[];
   try {
     outputIssues = checkOutputs(outputs);
@@ -68,7 +69,11 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
     return fail(outputIssues);
   }
 
-  const written = await pending.commit((sink) => writeOutputs(outputs, sink));
+  const written = await pending.commit(async (sink) => {
+    const withTwins = precompressing(sink);
+    await writeOutputs(outputs, withTwins);
+    await withTwins.flush();
+  });
   const ms = Math.round(performance.now() - started);
   log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
   return { ok: true, files: written.files, bytes: written.bytes, ms };

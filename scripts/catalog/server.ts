@@ -1,92 +1,94 @@
 /**
- * The request handler behind `npm run serve`: sirv streams the files of dist/, and this layer
- * adds what a static host adds from `_headers` (read from the served folder itself, so local
- * and production headers come from one source), strong content-hash ETags with 304s, CORS
- * preflight, JSON 404s under /api/ and 405 for writes (the API is read-only).
+ * The request handler behind `npm run serve`: answers from the built files held in memory
+ * (http/file-store.ts) with what a static host adds from `_headers` (read from the served folder
+ * itself, so local and production headers come from one source), precompressed twins chosen by
+ * Accept-Encoding, strong content-hash ETags with 304s, single byte ranges, CORS preflight, JSON
+ * errors under /api/ and 405 for writes (the API is read-only). An unparseable request target is
+ * the client's error (400), and nothing internal ever reaches a response.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync, type Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import sirv from 'sirv';
+import type { Error400 } from '../../types/catalog/error-400.ts';
 import type { Error404 } from '../../types/catalog/error-404.ts';
 import type { Error405 } from '../../types/catalog/error-405.ts';
 import { API_METHODS, JSON_TYPE, headerMatcher, parseHeadersFile } from './headers.ts';
+import { chooseEncoding } from './http/accept-encoding.ts';
+import { createFileStore, type Representation, type StoredFile } from './http/file-store.ts';
+import { parseRange } from './http/range.ts';
+import { targetPath } from './http/target.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-const READ_METHODS = new Set(['GET', 'HEAD']);
+const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 export function createCatalogHandler(dir: string): Handler {
   const root = path.resolve(dir);
   const headersFor = headersFileWatcher(path.join(root, '_headers'));
-  const etags = new Map<string, { key: string; etag: string }>();
-  const pending = new WeakMap<ServerResponse, Record<string, string>>();
-  // dev mode: look files up on every request, because a rebuild swaps the whole folder.
-  const files = sirv(root, {
-    dev: true,
-    etag: false,
-    extensions: [],
-    setHeaders: (res) => {
-      for (const [k, v] of Object.entries(pending.get(res) ?? {})) res.setHeader(k, v);
-    },
-    onNoMatch: (req, res) => notFound(res, pathOf(req), headersFor(pathOf(req))),
-  });
+  const store = createFileStore(root, headersFor);
 
-  async function etagOf(file: string, st: Stats): Promise<string> {
-    // Keyed by mtime+size so a changed file is re-hashed; the value is a hash of the bytes, so a
-    // rebuild that writes the same bytes keeps the same ETag.
-    const key = `${st.mtimeMs}:${st.size}`;
-    const hit = etags.get(file);
-    if (hit && hit.key === key) return hit.etag;
-    const etag = `"${createHash('sha256').update(await readFile(file)).digest('base64url').slice(0, 32)}"`;
-    etags.set(file, { key, etag });
-    return etag;
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const pathname = pathOf(req);
-    const ruleHeaders = headersFor(pathname);
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const pathname = targetPath(req.url);
+    if (pathname === null) return badRequest(req, res);
     const method = req.method ?? 'GET';
-    if (method === 'OPTIONS') return preflight(req, res, ruleHeaders);
-    if (!READ_METHODS.has(method)) return methodNotAllowed(res, pathname, method, ruleHeaders);
-    const file = resolveInside(root, pathname);
-    const st = file ? await stat(file).catch(() => null) : null;
-    if (!file || !st?.isFile()) return notFound(res, pathname, ruleHeaders);
-    const etag = await etagOf(file, st);
-    const headers: Record<string, string> = { ...ruleHeaders, ETag: etag };
-    if (matchesEtag(req.headers['if-none-match'], etag)) {
-      const { 'Content-Type': _type, ...rest } = headers;
-      res.writeHead(304, rest);
-      res.end();
-      return;
+    if (method !== 'GET' && method !== 'HEAD') {
+      const ruleHeaders = headersFor(pathname);
+      if (method === 'OPTIONS') return preflight(req, res, ruleHeaders);
+      return methodNotAllowed(res, pathname, method, ruleHeaders);
     }
-    pending.set(res, headers);
-    files(req, res);
+    const file = store.lookup(pathname);
+    if (!file) return notFound(res, pathname, headersFor(pathname));
+    serveFile(req, res, file, method === 'HEAD');
   }
 
   return (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(`Internal error: ${(error as Error).message}\n`);
-    });
+    try {
+      handle(req, res);
+    } catch (error) {
+      // Logged for whoever runs the server; the client learns nothing about the machine.
+      console.error('catalog server:', error);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(500, { 'Content-Type': TEXT_TYPE });
+      res.end('Internal server error\n');
+    }
   };
 }
 
-function pathOf(req: IncomingMessage): string {
-  const raw = new URL(req.url ?? '/', 'http://localhost').pathname;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
+function serveFile(req: IncomingMessage, res: ServerResponse, file: StoredFile, head: boolean): void {
+  const range = !head && req.headers.range !== undefined && ifRangeHolds(req.headers['if-range'], file.identity.etag);
+  // A range is always over the file as it is: the compressed twins are whole-file answers only.
+  const coding = range ? null : chooseEncoding(req.headers['accept-encoding'], file.codings);
+  const rep: Representation = coding ? (file.encoded.get(coding) ?? file.identity) : file.identity;
+  if (matchesEtag(req.headers['if-none-match'], rep.etag)) {
+    const { 'Content-Type': _type, 'Content-Length': _length, 'Content-Encoding': _coding, ...rest } = rep.headers;
+    res.writeHead(304, rest);
+    res.end();
+    return;
   }
+  if (range) {
+    const length = rep.body.length;
+    const answer = parseRange(req.headers.range, length);
+    if (answer.kind === 'unsatisfiable') {
+      const { 'Content-Type': _type, ETag: _etag, ...rest } = rep.headers;
+      res.writeHead(416, { ...rest, 'Content-Range': `bytes */${length}`, 'Content-Length': 0 });
+      res.end();
+      return;
+    }
+    if (answer.kind === 'partial') {
+      res.writeHead(206, { ...rep.headers, 'Content-Range': `bytes ${answer.start}-${answer.end}/${length}`, 'Content-Length': answer.end - answer.start + 1 });
+      res.end(rep.body.subarray(answer.start, answer.end + 1));
+      return;
+    }
+  }
+  res.writeHead(200, rep.headers);
+  res.end(head ? undefined : rep.body);
 }
 
-/** The file a path names, or null when it escapes the folder, is hidden or is host configuration. */
-function resolveInside(root: string, pathname: string): string | null {
-  if (pathname === '/_headers' || pathname.split('/').some((seg) => seg.startsWith('.'))) return null;
-  const file = path.resolve(root, `.${pathname}`);
-  return file.startsWith(root + path.sep) ? file : null;
+/** If-Range with a strong ETag (RFC 9110 §13.1.5): the range holds only for that exact file. */
+function ifRangeHolds(header: string | string[] | undefined, etag: string): boolean {
+  return header === undefined || (typeof header === 'string' && header.trim() === etag);
 }
 
 /** If-None-Match uses weak comparison and may list several tags or `*` (RFC 9110 §13.1.2). */
@@ -108,10 +110,23 @@ function preflight(req: IncomingMessage, res: ServerResponse, ruleHeaders: Recor
   res.end();
 }
 
-function sendJson(res: ServerResponse, status: number, body: Error404 | Error405, headers: Record<string, string>): void {
+function sendJson(res: ServerResponse, status: number, body: Error400 | Error404 | Error405, headers: Record<string, string>): void {
   const text = `${JSON.stringify(body)}\n`;
   res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+  res.writeHead(status, { ...headers, 'Content-Type': TEXT_TYPE, 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The raw target is not echoed back: it is what could not be understood. */
+function badRequest(req: IncomingMessage, res: ServerResponse): void {
+  const message = 'The request target is not a valid path';
+  const headers = { 'Access-Control-Allow-Origin': '*' };
+  if ((req.url ?? '').startsWith('/api/')) sendJson(res, 400, { error: 'bad_request', message, status: 400 }, headers);
+  else sendText(res, 400, `${message}\n`, headers);
 }
 
 function notFound(res: ServerResponse, pathname: string, ruleHeaders: Record<string, string>): void {
@@ -119,8 +134,7 @@ function notFound(res: ServerResponse, pathname: string, ruleHeaders: Record<str
     sendJson(res, 404, { error: 'not_found', message: `No resource at ${pathname}`, status: 404 }, ruleHeaders);
     return;
   }
-  res.writeHead(404, { ...ruleHeaders, 'Content-Type': 'text/plain; charset=utf-8' });
-  res.end(`Not found: ${pathname}\n`);
+  sendText(res, 404, `Not found: ${pathname}\n`, ruleHeaders);
 }
 
 function methodNotAllowed(res: ServerResponse, pathname: string, method: string, ruleHeaders: Record<string, string>): void {
@@ -130,8 +144,7 @@ function methodNotAllowed(res: ServerResponse, pathname: string, method: string,
     sendJson(res, 405, { error: 'method_not_allowed', message, status: 405 }, headers);
     return;
   }
-  res.writeHead(405, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-  res.end(`${message}\n`);
+  sendText(res, 405, `${message}\n`, headers);
 }
 
 /** The header rules of the served folder, re-read when `_headers` changes (a rebuild swaps it). */
@@ -144,7 +157,7 @@ function headersFileWatcher(file: string): (pathname: string) => Record<string, 
       const st = statSync(file);
       key = `${st.ino}:${st.mtimeMs}:${st.size}`;
     } catch {
-      // No _headers (not built yet): serve with sirv's defaults.
+      // No _headers (not built yet): serve with the types known by extension.
     }
     if (key !== seen) {
       seen = key;

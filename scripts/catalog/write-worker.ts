@@ -16,6 +16,10 @@ const fds = new Map();
 // call, where a Buffer would wait for this thread's garbage collector (hundreds of MB on a
 // large site). Only a short write (rare on a regular file) falls back to a Buffer for the rest.
 function writeAll(fd, data) {
+  if (typeof data !== 'string') {
+    for (let at = 0; at < data.length; ) at += fs.writeSync(fd, data, at, data.length - at);
+    return data.length;
+  }
   const size = Buffer.byteLength(data, 'utf8');
   const first = fs.writeSync(fd, data, null, 'utf8');
   if (first < size) {

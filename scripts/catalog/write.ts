@@ -40,8 +40,8 @@ export interface FileStream {
 
 /** Where rendered files go. Every path announced to prepareWrite must be written exactly once. */
 export interface WriteSink {
-  /** A whole file; resolves once it is queued (waits while too much text is in flight). */
-  file(rel: string, data: string): Promise<void>;
+  /** A whole file (text is written as UTF-8); resolves once it is queued (waits while too much is in flight). */
+  file(rel: string, data: string | Uint8Array): Promise<void>;
   stream(rel: string): FileStream;
 }
 
@@ -113,7 +113,7 @@ export function writeAtomically(outDir: string, files: readonly string[], render
 
 type Op =
   | { op: 'dir'; path: string }
-  | { op: 'file'; path: string; data: string }
+  | { op: 'file'; path: string; data: string | Uint8Array }
   | { op: 'open' | 'close'; path: string }
   | { op: 'append'; path: string; data: string };
 
@@ -215,7 +215,7 @@ class Writer implements WriteSink {
     await Promise.all(this.#lanes.map((l) => l.worker.terminate()));
   }
 
-  async file(rel: string, data: string): Promise<void> {
+  async file(rel: string, data: string | Uint8Array): Promise<void> {
     this.#claim(rel);
     await this.#room();
     const lane = this.#laneOf(rel);

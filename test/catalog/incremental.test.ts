@@ -54,8 +54,9 @@ describe('after each change, the same bytes as a full build', () => {
     const after = await mtimes();
     const rewritten = [...after].filter(([rel, t]) => before.get(rel) !== t).map(([rel]) => rel).sort();
     // The lists carry each item's source hash, so they change too; the other services, sectors
-    // and twins do not.
-    expect(rewritten).toEqual(['api/v1/bundle.json', 'api/v1/insights.json', 'api/v1/insights/medir-antes.json', 'api/v1/pages.json', 'insights/medir-antes.md', 'llms-full.txt']);
+    // and twins do not. Each file with its .br and .gz.
+    const files = ['api/v1/bundle.json', 'api/v1/insights.json', 'api/v1/insights/medir-antes.json', 'api/v1/pages.json', 'insights/medir-antes.md', 'llms-full.txt'];
+    expect(rewritten).toEqual(files.flatMap((f) => [f, `${f}.br`, `${f}.gz`]).sort());
   });
 
   it('a changed title reaches every file that links to it', async () => {

@@ -1,0 +1,65 @@
+/**
+ * The precompressed twins on disk: every JSON, Markdown and text file has a `.br` and a `.gz`
+ * that decode to exactly its bytes, nothing else has one, no catalog file points at them, and
+ * rewriting the twins of one file gives the bytes a full build gives.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
+import { writeTwinsBeside } from '../../scripts/catalog/precompress.ts';
+import { FIXTURE, cleanupTemp, readTree, tempDir } from './helpers.ts';
+
+let dist: string;
+let tree: Map<string, Buffer>;
+
+beforeAll(async () => {
+  dist = path.join(await tempDir(), 'dist');
+  const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '' });
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  tree = await readTree(dist);
+});
+afterAll(cleanupTemp);
+
+const originals = (): string[] => [...tree.keys()].filter((rel) => !/\.(br|gz)$/.test(rel));
+
+describe('precompressed twins', () => {
+  it('every JSON, Markdown and text file has a .br and a .gz twin holding exactly its bytes', () => {
+    const compressible = originals().filter((rel) => /\.(json|md|txt|xml)$/.test(rel));
+    expect(compressible).toEqual(expect.arrayContaining(['api/v1/bundle.json', 'llms-full.txt', 'sitemap.xml', 'servicios/meta-ads.md']));
+    for (const rel of compressible) {
+      const bytes = tree.get(rel) as Buffer;
+      expect(brotliDecompressSync(tree.get(`${rel}.br`) as Buffer).equals(bytes), `${rel}.br`).toBe(true);
+      expect(gunzipSync(tree.get(`${rel}.gz`) as Buffer).equals(bytes), `${rel}.gz`).toBe(true);
+    }
+  });
+
+  it('the host configuration has no twin, and every twin belongs to a file', () => {
+    expect(tree.has('_headers.br')).toBe(false);
+    expect(tree.has('_headers.gz')).toBe(false);
+    const twins = [...tree.keys()].filter((rel) => /\.(br|gz)$/.test(rel));
+    expect(twins.length).toBe(2 * (originals().length - 1));
+    for (const twin of twins) expect(tree.has(twin.slice(0, -3)), twin).toBe(true);
+  });
+
+  it('the gzip header carries no timestamp', () => {
+    const gz = tree.get('api/v1/index.json.gz') as Buffer;
+    expect(gz.readUInt32LE(4)).toBe(0);
+  });
+
+  it('no index, sitemap, llms file or header rule names a twin', () => {
+    for (const rel of ['api/v1/index.json', 'api/v1/bundle.json', 'sitemap.xml', 'llms.txt', 'llms-full.txt', '_headers', 'robots.txt']) {
+      expect(tree.get(rel)?.toString('utf8'), rel).not.toMatch(/\.(br|gz)\b/);
+    }
+  });
+
+  it('writeTwinsBeside rewrites one file\'s twins to the bytes of a full build', async () => {
+    const file = path.join(dist, 'api/v1/services/meta-ads.json');
+    await writeFile(`${file}.br`, 'stale');
+    await writeFile(`${file}.gz`, 'stale');
+    await writeTwinsBeside(file);
+    expect((await readFile(`${file}.br`)).equals(tree.get('api/v1/services/meta-ads.json.br') as Buffer)).toBe(true);
+    expect((await readFile(`${file}.gz`)).equals(tree.get('api/v1/services/meta-ads.json.gz') as Buffer)).toBe(true);
+  });
+});
