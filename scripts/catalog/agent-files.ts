@@ -30,6 +30,7 @@ export function llmsTxt(c: Catalog): string {
   out.push(`- [index.json](${apiUrl(c.site, 'index.json')}): punto de entrada con todos los recursos y sus totales`);
   out.push(`- [bundle.json](${apiUrl(c.site, 'bundle.json')}): servicios, sectores, zonas, artículos, preguntas frecuentes, páginas y organización`);
   out.push(`- [openapi.json](${apiUrl(c.site, 'openapi.json')}): descripción OpenAPI 3.1 de la API`);
+  out.push(`- [search.json](${apiUrl(c.site, 'search.json')}): índice de búsqueda de texto completo, para buscar sin servidor`);
   out.push('', '## Optional', '');
   out.push(`- [llms-full.txt](${pageUrl(c.site, '/llms-full.txt')}): el texto completo de todas las páginas en Markdown`);
   return `${out.join('\n')}\n`;

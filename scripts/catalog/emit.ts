@@ -11,6 +11,8 @@ import { BUNDLED, ENDPOINTS } from './endpoints.ts';
 import { formatHeadersFile, headerRules } from './headers.ts';
 import { addressesOf, type Catalog } from './model.ts';
 import { openapiDocument } from './openapi.ts';
+import { searchDocuments } from './search/documents.ts';
+import { buildSearchIndex, FIELD_BOOST, SEARCH_KINDS } from './search/engine.ts';
 import { schemaRegistry } from './schemas.ts';
 import { organization } from './organization.ts';
 import * as r from './resources.ts';
@@ -97,7 +99,13 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   json('status.json', 'status', status(c, opts, { services, sectors, areas, insights, faqs, pages }));
   json('index.json', 'index', index(c, { services, sectors, areas, insights, faqs, pages }));
   json('openapi.json', null, openapiDocument(c));
-  for (const rel of ['index.json', 'bundle.json', 'openapi.json']) mapJson(rel, c.updated);
+  const searchDocs = searchDocuments(c);
+  json('search.json', 'search', {
+    api_version: API_VERSION, url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'search.json'),
+    engine: 'minisearch', kinds: [...SEARCH_KINDS], field_boost: { ...FIELD_BOOST }, document_count: searchDocs.length,
+    index: buildSearchIndex(searchDocs),
+  });
+  for (const rel of ['index.json', 'bundle.json', 'openapi.json', 'search.json']) mapJson(rel, c.updated);
 
   const text = (rel: string, render: () => Iterable<TextPiece>, compose = false): void =>
     void out.set(rel, { kind: 'text', render, ...(compose ? { compose } : {}) });
@@ -185,6 +193,7 @@ function index(c: Catalog, t: Totals): Index {
     organization_json_ld: { location: 'organization.json#/json_ld', description: 'The organization as schema.org JSON-LD is embedded in organization.json under json_ld.' },
     openapi_url: apiUrl(c.site, 'openapi.json'),
     status_url: apiUrl(c.site, 'status.json'),
+    search_url: apiUrl(c.site, 'search.json'),
     agent_files: {
       llms_txt: pageUrl(c.site, '/llms.txt'), llms_full_txt: pageUrl(c.site, '/llms-full.txt'),
       sitemap: pageUrl(c.site, '/sitemap.xml'), robots_txt: pageUrl(c.site, '/robots.txt'),

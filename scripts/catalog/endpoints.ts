@@ -27,6 +27,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { operationId: 'listFaqs', path: '/faqs.json', schema: 'faqs-list', summary: 'Every FAQ with its page of origin' },
   { operationId: 'listPages', path: '/pages.json', schema: 'pages-list', summary: 'Indexable pages and their Markdown versions' },
   { operationId: 'getBundle', path: '/bundle.json', schema: 'bundle', summary: 'The whole catalog in one request' },
+  { operationId: 'getSearchIndex', path: '/search.json', schema: 'search', summary: 'A static full-text search index of the catalog, for searching without a server' },
 ];
 
 /** The endpoints whose content bundle.json carries, so a client that reads the bundle skips them. */

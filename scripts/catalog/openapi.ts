@@ -48,6 +48,8 @@ function components(): Record<string, unknown> {
       continue;
     }
     out[titleOf(schema, name)] = rewrite(schema, schemas, name);
+    // A schema's own $defs (search.schema.json's) become components too: its `#/$defs/…` refs point there.
+    for (const [def, s] of Object.entries((schema.$defs ?? {}) as Record<string, unknown>)) out[titleOf(s, def)] = rewrite(s, schemas, name);
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => cmp(a, b)));
 }

@@ -57,8 +57,8 @@ describe('a clean build', () => {
       expect(validate(JSON.parse(bytes.toString('utf8'))), `${rel}: ${JSON.stringify(validate.errors)}`).toBe(true);
       checked.push(rel);
     }
-    // 2 services + 1 sector + 1 insight + 6 lists + organization, index, status, bundle
-    expect(checked).toHaveLength(14);
+    // 2 services + 1 sector + 1 insight + 6 lists + organization, index, status, bundle, search
+    expect(checked).toHaveLength(15);
   });
 
   it('openapi.json is a valid OpenAPI 3.1 document with the spec operations and content slugs', async () => {
@@ -67,7 +67,7 @@ describe('a clean build', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');
     const ops = Object.values(doc.paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
-    expect(ops.sort()).toEqual(['getBundle', 'getInsightsBySlug', 'getOrganization', 'getRoot', 'getSectorsBySlug', 'getServicesBySlug', 'getStatus', 'listAreas', 'listFaqs', 'listInsights', 'listPages', 'listSectors', 'listServices']);
+    expect(ops.sort()).toEqual(['getBundle', 'getInsightsBySlug', 'getOrganization', 'getRoot', 'getSearchIndex', 'getSectorsBySlug', 'getServicesBySlug', 'getStatus', 'listAreas', 'listFaqs', 'listInsights', 'listPages', 'listSectors', 'listServices']);
     expect(doc.paths['/services/{slug}.json'].get.parameters[0].schema.enum).toEqual(['meta-ads', 'diagnostico-operativo']);
     expect(doc.paths['/services/{slug}.json'].get.responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error404');
   });

@@ -13,6 +13,7 @@ const TABLE: readonly [RegExp, string][] = [
   [/^api\/v1\/index\.json$/, 'index'],
   [/^api\/v1\/status\.json$/, 'status'],
   [/^api\/v1\/bundle\.json$/, 'bundle'],
+  [/^api\/v1\/search\.json$/, 'search'],
 ];
 
 /** The schema name for a dist/ path, `openapi` for openapi.json, or null for a non-JSON file. */

@@ -9,6 +9,10 @@ export type AbsoluteUrl = string;
  * A calendar date, YYYY-MM-DD.
  */
 export type IsoDate = string;
+/**
+ * search.json: the static search index (see openapi.json, getSearchIndex).
+ */
+export type AbsoluteUrl1 = string;
 
 /**
  * index.json: the entry point; every resource with its path and total.
@@ -27,6 +31,7 @@ export interface Index {
   organization_json_ld: IndexJsonLd;
   openapi_url: AbsoluteUrl;
   status_url: AbsoluteUrl;
+  search_url: AbsoluteUrl1;
   agent_files: AgentFiles;
 }
 export interface IndexResource {
