@@ -30,6 +30,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ENTRIES = {
   build: 'scripts/build.ts',
   serve: 'scripts/serve.ts',
+  mcp: 'scripts/mcp.ts',
   simulator: 'scripts/simulator.ts',
   start: 'scripts/start.ts',
   types: 'scripts/gen-types.ts',
