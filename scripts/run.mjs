@@ -37,6 +37,7 @@ export const ENTRIES = {
   'bench-build': 'scripts/bench/build.ts',
   'bench-floor': 'scripts/bench/floor.ts',
   'bench-sim': 'scripts/bench/simulator.ts',
+  'bench-serve': 'scripts/bench/serve.ts',
   'fuzz-catalog': 'scripts/fuzz/catalog.ts',
 };
 
