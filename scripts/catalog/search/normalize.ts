@@ -29,11 +29,23 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     .filter(Boolean),
 );
 
+/**
+ * Words seen → their terms. A catalog's vocabulary is a few thousand words repeated thousands of
+ * times, and folding and stemming each occurrence was most of the time spent indexing. Bounded,
+ * so a long-running server fed arbitrary queries does not grow without limit.
+ */
+const memo = new Map<string, string | null>();
+const MEMO_LIMIT = 100_000;
+
 /** One word → its term, or null for a word that is not indexed. */
 export function normalizeTerm(word: string): string | null {
+  const hit = memo.get(word);
+  if (hit !== undefined) return hit;
   const folded = fold(word);
-  if (folded === '' || STOP_WORDS.has(folded)) return null;
-  return stemSpanish(folded);
+  const term = folded === '' || STOP_WORDS.has(folded) ? null : stemSpanish(folded);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(word, term);
+  return term;
 }
 
 /** Every term of a text, in order (repeats kept: they weigh in the ranking). */
