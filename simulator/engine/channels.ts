@@ -195,6 +195,30 @@ export function getStreams(engine: Engine, user: UserRecord, p: GetStreamsParams
   return selected.map((s) => formatStream(engine, s, { includeDefault: p.include_default }));
 }
 
+/**
+ * The `stream` fetch type: every channel whose metadata the user can see, as GET
+ * /streams?include_all=true lists them (archived ones only for `archived_channels` clients).
+ */
+export function streamState(engine: Engine, user: UserRecord, options: { archivedChannels: boolean }): Record<string, unknown> {
+  const streams = getStreams(engine, user, {
+    include_public: true,
+    include_web_public: true,
+    include_subscribed: true,
+    exclude_archived: !options.archivedChannels,
+    include_all: true,
+    include_all_active: false,
+    include_default: false,
+    include_owner_subscribed: false,
+    include_can_access_content: false,
+  });
+  return { streams };
+}
+
+/** The `default_streams` fetch type: the default channels' IDs (none for guests). */
+export function defaultStreamsState(engine: Engine, user: UserRecord): Record<string, unknown> {
+  return { realm_default_streams: isGuest(user) ? [] : [...engine.state.realm.default_stream_ids].sort((a, b) => a - b) };
+}
+
 /** GET /get_stream_id: a channel the caller can see, by name. */
 export function streamIdByName(engine: Engine, user: UserRecord, name: string): number {
   const stream = getStreamByName(engine, name);

@@ -5,28 +5,21 @@
  * `engine.ts` builds an engine on top of all of them.
  */
 import type { Deps } from './deps.ts';
-import type { Effect, Outcome } from './events.ts';
+import type { EventQueues } from './event-queue.ts';
+import type { Outcome } from './events.ts';
 import { md5Hex } from './md5.ts';
 import { ROLE, EMAIL_VISIBILITY, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from './state.ts';
 
 export interface Engine {
   state: State;
   deps: Deps;
-  /**
-   * The most recent events, oldest first (delivery through /register and /events is a later
-   * issue). Bounded, so a long-running server does not keep every message twice.
-   */
-  eventLog: Effect[];
+  /** The users' event queues (event-queue.ts): where every committed event goes. */
+  queues: EventQueues;
 }
 
-/** How many recent events `eventLog` keeps; past it, the oldest half is dropped at once. */
-export const EVENT_LOG_LIMIT = 10_000;
-
-/** Record an action's events and hand back its value (the façade every route uses). */
+/** Deliver an action's events to the event queues and hand back its value (the façade every route uses). */
 export function commit<T>(engine: Engine, outcome: Outcome<T>): T {
-  const log = engine.eventLog;
-  for (const e of outcome.events) log.push(e);
-  if (log.length > EVENT_LOG_LIMIT) log.splice(0, log.length - EVENT_LOG_LIMIT / 2);
+  if (outcome.events.length > 0) engine.queues.publish(outcome.events);
   return outcome.value;
 }
 

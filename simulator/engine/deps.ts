@@ -26,6 +26,25 @@ export function steppingClock(start: number, step = 1): Clock {
   };
 }
 
+/** A clock that stands still until told to move (tests of timeouts and expiry). */
+export interface ManualClock extends Clock {
+  advance(seconds: number): void;
+  set(t: number): void;
+}
+
+export function manualClock(start: number): ManualClock {
+  let t = start;
+  return {
+    now: () => t,
+    advance(seconds) {
+      t += seconds;
+    },
+    set(value) {
+      t = value;
+    },
+  };
+}
+
 /** Seeded random source for secrets (API keys, email tokens). */
 export interface Random {
   /** Integer in [min, max], both inclusive. */

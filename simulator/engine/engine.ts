@@ -7,6 +7,7 @@
 import type { Fixture } from '../../types/chat/fixture.ts';
 import type { Engine } from './core.ts';
 import { seededRandom, type Clock, type Deps } from './deps.ts';
+import { createEventQueues } from './event-queue.ts';
 import { loadFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
 import { renderProfileData } from './users.ts';
@@ -18,7 +19,8 @@ export interface EngineOptions {
 
 export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   const deps: Deps = { clock: options.clock, random: seededRandom(options.seed ?? 0) };
-  const engine: Engine = { state: loadFixture(fixture, deps), deps, eventLog: [] };
+  const engine = { state: loadFixture(fixture, deps), deps } as Engine;
+  engine.queues = createEventQueues(engine, options.seed ?? 0);
   // Profile values may mention users and channels: render once everything exists.
   for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);
   // Messages need users, channels and subscriptions in place, so the history is seeded last.

@@ -1,12 +1,37 @@
 /**
- * Every state-changing action returns the events Zulip would send, and to whom. A later issue
- * delivers them through /register and /events; for now they are returned to the caller (and kept
- * in the engine's event log for tests).
+ * Every state-changing action returns the events Zulip would send, and to whom; `commit` hands
+ * them to the event queues (event-queue.ts), which deliver each one to the queues of its users,
+ * adapted to each queue's options and capabilities. Effects stay canonical (modern shapes, `""`
+ * topics, full avatar URLs): per-queue variants are made at delivery, as Tornado does.
  */
+import type { StoredMessage } from './messages/store.ts';
+
 export interface Effect {
+  /**
+   * The event as sent. Delivery-only keys, removed before queuing as Zulip removes them:
+   * `inaccessible_user: true` on a `realm_user` `add` (dropped for `user_list_incomplete`
+   * queues) and a top-level `deactivated: true` on a `user_group` rename (dropped for queues
+   * without `include_deactivated_groups`).
+   */
   event: Record<string, unknown> & { type: string };
   /** IDs of the users who receive the event. */
   users: number[];
+  /** Per-recipient keys merged into that user's copy (e.g. `flags` of an `update_message`). */
+  perUser?: ReadonlyMap<number, Record<string, unknown>>;
+  /** Set on `message` events: the message is finalized per queue at delivery. */
+  message?: MessageFanout;
+}
+
+/** What a `message` event needs at delivery (zerver/tornado/event_queue.py:process_message_event). */
+export interface MessageFanout {
+  stored: StoredMessage;
+  /** Each recipient's flag bits at send time (users in `Effect.users` missing here get `[]`). */
+  flags: ReadonlyMap<number, number>;
+  /** A public-channel message also reaches every queue with `all_public_streams` or a narrow. */
+  publicChannel: boolean;
+  /** `queue_id` and `local_id` of the send request: that queue gets `local_message_id`. */
+  senderQueueId?: string | undefined;
+  localId?: string | undefined;
 }
 
 export interface Outcome<T> {

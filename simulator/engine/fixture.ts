@@ -226,6 +226,7 @@ function buildRealm(fixture: Fixture): Realm {
     description: r.description ?? '',
     host: r.host,
     url: r.url ?? `http://${r.host}`,
+    date_created: r.date_created ?? 1_700_000_000,
     deactivated: r.deactivated ?? false,
     email_address_visibility: r.email_address_visibility ?? EMAIL_VISIBILITY.admins,
     realm_empty_topic_display_name: r.realm_empty_topic_display_name ?? 'general chat',

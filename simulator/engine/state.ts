@@ -53,6 +53,8 @@ export interface Realm {
   /** Host used for the fake `user{id}@host` addresses and the realm URL. */
   host: string;
   url: string;
+  /** Unix seconds. */
+  date_created: number;
   deactivated: boolean;
   /** Default email visibility for new users. */
   email_address_visibility: number;

@@ -28,6 +28,7 @@ import {
   type ChannelSettings,
 } from './channel-settings.ts';
 import { compareCodePoints, formatStream, formatSubscription } from './channels.ts';
+import { STREAM_NOTIFICATION_DEFAULTS } from './user-settings.ts';
 
 /**
  * get_streams_to_which_user_cannot_add_subscribers, for a channel the actor can already read:
@@ -313,6 +314,56 @@ export function updateSubscriptionProperties(engine: Engine, actor: UserRecord, 
 }
 
 // ---------------------------------------------------------------- listing and leaving subscriptions
+
+/** Channels with at least this many subscribers list only `partial_subscribers` (Zulip's MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE). */
+const MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE = 1000;
+
+export interface SubscriptionStateOptions {
+  includeSubscribers: boolean | 'partial';
+  /** Keep null per-channel notification settings (else the user's global defaults replace them). */
+  notificationSettingsNull: boolean;
+  /** Include archived channels. */
+  archivedChannels: boolean;
+}
+
+/**
+ * The `subscription` fetch type (reference part 3 §1.7): active subscriptions, channels left
+ * (still visible), and every other channel the user can see, each list by name.
+ */
+export function subscriptionState(engine: Engine, user: UserRecord, o: SubscriptionStateOptions): Record<string, unknown> {
+  const subscribed: { name: string; value: Record<string, unknown> }[] = [];
+  const unsubscribed: { name: string; value: Record<string, unknown> }[] = [];
+  const never: { name: string; value: Record<string, unknown> }[] = [];
+  const withSubscribers = (stream: StreamRecord, value: Record<string, unknown>): Record<string, unknown> => {
+    if (o.includeSubscribers === false) return value;
+    const ids = subscribersOf(engine, stream.id);
+    if (o.includeSubscribers === 'partial' && ids.length >= MIN_PARTIAL_SUBSCRIBERS_CHANNEL_SIZE) {
+      return { ...value, partial_subscribers: ids.filter((id) => engine.state.users.get(id)?.is_bot) };
+    }
+    return { ...value, subscribers: ids };
+  };
+  for (const stream of engine.state.streams.values()) {
+    if (stream.is_archived && !o.archivedChannels) continue;
+    const sub = engine.state.subscriptions.get(stream.id)?.get(user.id);
+    if (sub?.active) {
+      subscribed.push({ name: stream.name, value: withSubscribers(stream, subscriptionObject(engine, stream, sub, o)) });
+    } else if (canAccessStreamMetadata(engine, user, stream)) {
+      if (sub) unsubscribed.push({ name: stream.name, value: withSubscribers(stream, subscriptionObject(engine, stream, sub, o)) });
+      else never.push({ name: stream.name, value: withSubscribers(stream, { ...formatStream(engine, stream) }) });
+    }
+  }
+  const sorted = (list: { name: string; value: Record<string, unknown> }[]) =>
+    list.sort((a, b) => compareCodePoints(a.name, b.name)).map((x) => x.value);
+  return { subscriptions: sorted(subscribed), unsubscribed: sorted(unsubscribed), never_subscribed: sorted(never) };
+}
+
+function subscriptionObject(engine: Engine, stream: StreamRecord, sub: SubscriptionRecord, o: SubscriptionStateOptions): Record<string, unknown> {
+  const out = formatSubscription(engine, stream, sub, { includeSubscribers: false });
+  if (!o.notificationSettingsNull) {
+    for (const [key, fallback] of Object.entries(STREAM_NOTIFICATION_DEFAULTS)) if (out[key] === null) out[key] = fallback;
+  }
+  return out;
+}
 
 /** GET /users/me/subscriptions: the caller's active subscriptions, by channel name. */
 export function listSubscriptions(engine: Engine, user: UserRecord, includeSubscribers: boolean): Record<string, unknown>[] {

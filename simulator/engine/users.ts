@@ -16,6 +16,7 @@ import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { expireInvitesBy } from './invites.ts';
 import { deleteMessagesBySender } from './messages/delete.ts';
+import { creationRights } from './realm-state.ts';
 import { ROLE, type UserRecord } from './state.ts';
 import type { User } from '../../types/chat/user.ts';
 
@@ -107,6 +108,76 @@ export function listUsers(
     users = users.filter((u) => wanted.has(u.id));
   }
   return users.map((u) => formatUser(engine, viewer, u, params));
+}
+
+/** avatar_url_medium: the 500-pixel variant of the same avatar. */
+export function avatarUrlMedium(engine: Engine, user: UserRecord): string {
+  const url = avatarUrl(engine, user, { clientGravatar: false })!;
+  return user.avatar_source === 'U' ? url.replace(/\.png\?/, '-medium.png?') : `${url}&s=500`;
+}
+
+export interface RealmUserStateOptions {
+  clientGravatar: boolean;
+}
+
+/**
+ * The `realm_user` fetch type (reference part 3 §1.7): active users and bots by ID without
+ * `is_active`, the deactivated ones apart, the system bots, and the caller's own keys (avatars
+ * always as URLs, as with client_gravatar off).
+ */
+export function realmUserState(engine: Engine, me: UserRecord, options: RealmUserStateOptions): Record<string, unknown> {
+  const active: User[] = [];
+  const inactive: User[] = [];
+  const format = { clientGravatar: options.clientGravatar, includeCustomProfileFields: true };
+  for (const u of realmUsers(engine)) {
+    const { is_active: _isActive, ...person } = formatUser(engine, me, u, format);
+    (u.is_active ? active : inactive).push(person as User);
+  }
+  const crossRealmBots = [...engine.state.users.values()]
+    .filter((u) => u.is_system_bot)
+    .sort((a, b) => a.id - b.id)
+    .map((u) => {
+      const { is_active: _isActive, ...bot } = formatUser(engine, me, u, { clientGravatar: false, includeCustomProfileFields: false });
+      return bot;
+    });
+  return {
+    realm_users: active,
+    realm_non_active_users: inactive,
+    cross_realm_bots: crossRealmBots,
+    avatar_source: me.avatar_source,
+    avatar_url_medium: avatarUrlMedium(engine, me),
+    avatar_url: avatarUrl(engine, me, { clientGravatar: false }),
+    ...creationRights(engine, me),
+    is_admin: isAdmin(me),
+    is_owner: isOwner(me),
+    is_moderator: me.role <= ROLE.moderator,
+    is_guest: me.role === ROLE.guest,
+    user_id: me.id,
+    email: me.email,
+    delivery_email: me.delivery_email,
+    full_name: me.full_name,
+  };
+}
+
+/** The `realm_bot` fetch type: the bots the user owns; an administrator sees every bot. */
+export function realmBotState(engine: Engine, me: UserRecord): Record<string, unknown> {
+  const bots = realmUsers(engine)
+    .filter((u) => u.is_bot && (isAdmin(me) || u.bot_owner_id === me.id))
+    .map((bot) => ({
+      email: bot.email,
+      user_id: bot.id,
+      full_name: bot.full_name,
+      bot_type: bot.bot_type,
+      is_active: bot.is_active,
+      api_key: bot.api_key,
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+      avatar_url: avatarUrl(engine, bot, { clientGravatar: false }),
+      owner_id: bot.bot_owner_id,
+      services: [],
+    }));
+  return { realm_bots: bots };
 }
 
 /** GET /users/{user_id}: any realm user, deactivated and bots included; else `No such user`. */

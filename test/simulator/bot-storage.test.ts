@@ -1,6 +1,6 @@
 /** Bot storage (reference part 2 §9): GET, PUT and DELETE /bot_storage, bots only. */
 import { describe, expect, it } from 'vitest';
-import { ID, devFixture, sim } from './helpers.ts';
+import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;
 
@@ -34,12 +34,12 @@ describe('bot storage', () => {
 
   it("keeps each bot's storage apart, and sends no events", async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     await put(s, { shared: 'default bot' });
     await put(s, { shared: 'outgoing bot' }, ID.outgoingBot);
     expect((await get(s)).body.storage).toEqual({ shared: 'default bot' });
     expect((await get(s, undefined, ID.outgoingBot)).body.storage).toEqual({ shared: 'outgoing bot' });
-    expect(s.engine.eventLog.length).toBe(before);
+    expect(watch.take()).toEqual([]);
   });
 
   it('treats an empty key list as every key', async () => {

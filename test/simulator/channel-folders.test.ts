@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { activeUserIds } from '../../simulator/engine/core.ts';
 import { channelFoldersRegisterState } from '../../simulator/engine/channel-folders.ts';
 import { FixtureError, type Simulator } from '../../simulator/index.ts';
-import { ID, NOW, devFixture, sim } from './helpers.ts';
+import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
+/** The events users' queues received while `action` ran, each with who got it. */
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
-  const before = s.engine.eventLog.length;
+  const watch = watchEvents(s);
   await action();
-  return s.engine.eventLog.slice(before).map((e) => ({ event: e.event, users: e.users }));
+  return watch.take();
 }
 
 const call = (s: Simulator, method: string, path: string, body: Record<string, unknown> = {}, as: number = ID.iago) =>

@@ -1,6 +1,6 @@
 /** Channels and subscriptions (reference §4) through the in-process API. */
 import { describe, expect, it } from 'vitest';
-import { ID, NOW, assertValid, devFixture, sim, validateChannel } from './helpers.ts';
+import { ID, NOW, assertValid, devFixture, sim, validateChannel, watchEvents, type Delivered } from './helpers.ts';
 
 const names = (body: { streams: { name: string }[] }) => body.streams.map((s) => s.name);
 
@@ -138,21 +138,26 @@ describe('POST /users/me/subscriptions', () => {
 
   it('emits stream create, subscription add and peer_add events', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: [{ name: 'fresh' }] } });
-    const events = s.engine.eventLog.slice(before);
-    const kinds = events.map((e) => `${e.event.type}/${String(e.event.op ?? '')}`);
-    expect(kinds.slice(0, 3)).toEqual(['stream/create', 'subscription/add', 'subscription/peer_add']);
-    // Then the Notification Bot's "channel events" post in the new channel (message events).
-    expect(kinds.length).toBeGreaterThan(3);
-    expect(new Set(kinds.slice(3))).toEqual(new Set(['message/']));
-    const add = events[1]!;
+    const streamId = s.engine.state.streamsByName.get('fresh');
+    const events = watch.take();
+    const kind = (e: Delivered) => `${e.event.type}/${String(e.event.op ?? '')}`;
+    // Hamlet: the channel, his subscription, then the Notification Bot's "channel events" post.
+    const hamlets = events.filter((e) => e.users.includes(ID.hamlet)).map(kind);
+    expect(hamlets.slice(0, 2)).toEqual(['stream/create', 'subscription/add']);
+    expect(hamlets.length).toBeGreaterThan(2);
+    expect(new Set(hamlets.slice(2))).toEqual(new Set(['message/']));
+    // The others: the channel, then Hamlet joining it.
+    expect(events.filter((e) => e.users.includes(ID.othello)).map(kind)).toEqual(['stream/create', 'subscription/peer_add']);
+    const add = events.find((e) => kind(e) === 'subscription/add')!;
     expect(add.users).toEqual([ID.hamlet]);
     const sub = (add.event.subscriptions as Record<string, unknown>[])[0]!;
     expect(sub).toMatchObject({ name: 'fresh', subscribers: [ID.hamlet], is_muted: false, in_home_view: true, color: expect.stringMatching(/^#[0-9a-f]{6}$/) });
-    expect(events[0]!.users).not.toContain(ID.polonius);
-    expect(events[2]!.event).toMatchObject({ stream_ids: [s.engine.state.streamsByName.get('fresh')], user_ids: [ID.hamlet] });
-    expect(events[2]!.users).not.toContain(ID.hamlet);
+    expect(events.find((e) => kind(e) === 'stream/create')!.users).not.toContain(ID.polonius);
+    const peer = events.find((e) => kind(e) === 'subscription/peer_add')!;
+    expect(peer.event).toMatchObject({ stream_ids: [streamId], user_ids: [ID.hamlet] });
+    expect(peer.users).not.toContain(ID.hamlet);
   });
 
   it('reports inaccessible private channels as unauthorized when errors are not fatal', async () => {
@@ -389,7 +394,7 @@ describe('POST /channels/create', () => {
 describe('subscription properties', () => {
   it('updates each property and sends two events for muting, in_home_view first', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({
       method: 'POST',
       path: '/api/v1/users/me/subscriptions/properties',
@@ -403,7 +408,7 @@ describe('subscription properties', () => {
       },
     });
     expect(res.body).toEqual({ result: 'success', msg: '' });
-    expect(s.engine.eventLog.slice(before).map((e) => [e.event, e.users])).toEqual([
+    expect(watch.take().map((e) => [e.event, e.users])).toEqual([
       [{ type: 'subscription', op: 'update', stream_id: 4, property: 'in_home_view', value: false }, [ID.hamlet]],
       [{ type: 'subscription', op: 'update', stream_id: 4, property: 'is_muted', value: true }, [ID.hamlet]],
       [{ type: 'subscription', op: 'update', stream_id: 3, property: 'color', value: '#abcdef' }, [ID.hamlet]],

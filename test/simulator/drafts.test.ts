@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draftsRegisterState } from '../../simulator/engine/drafts.ts';
 import { fixedClock, type Simulator } from '../../simulator/index.ts';
-import { ID, NOW, devFixture, sim } from './helpers.ts';
+import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
 const VERONA = 3;
 const CORE_TEAM = 8;
@@ -16,11 +16,11 @@ function list(s: Simulator, as: number = ID.hamlet) {
   return s.request({ method: 'GET', path: '/api/v1/drafts', as });
 }
 
-/** The events committed while `action` ran. */
+/** The events users' queues received while `action` ran, each with who got it. */
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
-  const before = s.engine.eventLog.length;
+  const watch = watchEvents(s);
   await action();
-  return s.engine.eventLog.slice(before).map((e) => ({ event: e.event, users: e.users }));
+  return watch.take();
 }
 
 const draft = (fields: Record<string, unknown> = {}) => ({ type: 'stream', to: [VERONA], topic: 'plans', content: 'Hello', ...fields });

@@ -3,7 +3,8 @@ import { Ajv } from 'ajv';
 import channelSchema from '../../schemas/chat/channel.schema.json' with { type: 'json' };
 import envelopeSchema from '../../schemas/chat/envelope.schema.json' with { type: 'json' };
 import userSchema from '../../schemas/chat/user.schema.json' with { type: 'json' };
-import { createSimulator, DEFAULT_FIXTURE, fixedClock, type SimulatorOptions } from '../../simulator/index.ts';
+import { createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
+import { allocateQueue, capabilities as queueCapabilities, contents, type EventQueue, type QueueOptions } from '../../simulator/engine/event-queue.ts';
 import type { Fixture } from '../../types/chat/fixture.ts';
 
 export const NOW = 1_700_100_000;
@@ -43,3 +44,95 @@ export const ID = {
   webhookBot: 17,
   outgoingBot: 18,
 } as const;
+
+export interface Delivered {
+  /** The event as queued, without its per-queue `id`. */
+  event: Record<string, any>;
+  /** Who got exactly this event, ascending. */
+  users: number[];
+}
+
+/**
+ * One event queue for every active user (all event types, rendered content, the modern
+ * capabilities), registered straight on the engine; `take()` reads and acknowledges them all and
+ * groups identical events: each entry is one event and the users whose queues got it.
+ */
+export function watchEvents(s: Simulator, capabilities: Partial<Record<string, boolean>> = {}) {
+  const engine = s.engine;
+  const queues = new Map<number, EventQueue>();
+  for (const user of engine.state.users.values()) {
+    if (!user.is_active) continue;
+    const options: QueueOptions = {
+      eventTypes: null,
+      narrow: [],
+      allPublicStreams: false,
+      applyMarkdown: true,
+      clientGravatar: false,
+      slimPresence: false,
+      capabilities: queueCapabilities({ bulk_message_deletion: true, empty_topic_name: true, user_settings_object: true, ...capabilities }),
+      lifespanSecs: 0,
+      clientName: 'test',
+    };
+    queues.set(user.id, allocateQueue(engine, user.id, options));
+  }
+  const read = (q: EventQueue): Record<string, any>[] => {
+    const events = contents(q).map(({ id: _id, ...event }) => event);
+    q.events = [];
+    return events;
+  };
+  return {
+    queueOf(userId: number): EventQueue {
+      return queues.get(userId)!;
+    },
+    /** The events one user's queue got since the last read, in order (and acknowledged). */
+    of(userId: number): Record<string, any>[] {
+      return read(queues.get(userId)!);
+    },
+    /**
+     * Every queue's events since the last read, grouped: one entry per event with the users who
+     * got it, in an order that agrees with every user's own queue.
+     */
+    take(): Delivered[] {
+      const groups = new Map<string, Delivered>();
+      const after = new Map<string, Set<string>>();
+      for (const [userId, q] of queues) {
+        const seen = new Map<string, number>();
+        let previous: string | undefined;
+        for (const event of read(q)) {
+          const json = JSON.stringify(event);
+          const n = seen.get(json) ?? 0;
+          seen.set(json, n + 1);
+          const key = `${n}:${json}`;
+          const group = groups.get(key);
+          if (group) group.users.push(userId);
+          else {
+            groups.set(key, { event, users: [userId] });
+            after.set(key, new Set());
+          }
+          if (previous !== undefined) after.get(previous)!.add(key);
+          previous = key;
+        }
+      }
+      // Topological order (each queue's order is a chain), ties by first appearance.
+      const incoming = new Map([...groups.keys()].map((k) => [k, 0]));
+      for (const next of after.values()) for (const k of next) incoming.set(k, incoming.get(k)! + 1);
+      const order: string[] = [];
+      const ready = [...groups.keys()].filter((k) => incoming.get(k) === 0);
+      const rank = new Map([...groups.keys()].map((k, i) => [k, i]));
+      while (ready.length > 0) {
+        ready.sort((a, b) => rank.get(a)! - rank.get(b)!);
+        const k = ready.shift()!;
+        order.push(k);
+        for (const next of after.get(k)!) {
+          incoming.set(next, incoming.get(next)! - 1);
+          if (incoming.get(next) === 0) ready.push(next);
+        }
+      }
+      return order.map((k) => {
+        const g = groups.get(k)!;
+        g.users.sort((a, b) => a - b);
+        return g;
+      });
+    },
+  };
+}

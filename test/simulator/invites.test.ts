@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { invitesRegisterState } from '../../simulator/engine/invites.ts';
 import type { Simulator } from '../../simulator/index.ts';
-import { ID, NOW, sim } from './helpers.ts';
+import { ID, NOW, sim, watchEvents } from './helpers.ts';
 
 const VERONA = 3;
 const DENMARK = 4;
@@ -30,10 +30,11 @@ function withClock() {
   return { s: sim({ clock }), clock };
 }
 
+/** The events users' queues received while `action` ran, each with who got it. */
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
-  const before = s.engine.eventLog.length;
+  const watch = watchEvents(s);
   await action();
-  return s.engine.eventLog.slice(before).map((e) => ({ event: e.event, users: e.users }));
+  return watch.take();
 }
 
 /** Anyone may create links, so that the later checks can be reached by every role. */

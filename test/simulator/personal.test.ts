@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { navigationViewsRegisterState } from '../../simulator/engine/navigation-views.ts';
 import { savedSnippetsRegisterState } from '../../simulator/engine/saved-snippets.ts';
 import type { Simulator } from '../../simulator/index.ts';
-import { ID, NOW, sim } from './helpers.ts';
+import { ID, NOW, sim, watchEvents } from './helpers.ts';
 
-/** The events committed while `action` ran. */
+/** The events users' queues received while `action` ran, each with who got it. */
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
-  const before = s.engine.eventLog.length;
+  const watch = watchEvents(s);
   await action();
-  return s.engine.eventLog.slice(before).map((e) => ({ event: e.event, users: e.users }));
+  return watch.take();
 }
 
 const call = (s: Simulator, method: string, path: string, body: Record<string, unknown> = {}, as: number = ID.hamlet) =>

@@ -1,7 +1,7 @@
 /** Custom profile fields: GET /realm/profile_fields and your own values (reference part 4 §14.4, part 2 §12). */
 import { describe, expect, it } from 'vitest';
 import { customProfileFieldsRegisterState } from '../../simulator/engine/custom-profile-fields.ts';
-import { ID, devFixture, sim } from './helpers.ts';
+import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;
 
@@ -75,7 +75,7 @@ describe('GET /realm/profile_fields', () => {
 describe('PATCH /users/me/profile_data', () => {
   it('stores each value, renders Markdown-capable ones, and sends one realm_user event per changed field', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await patch(s, ID.othello, [
       { id: F.biography, value: 'Hello **there**' },
       { id: F.mentor, value: [ID.iago, ID.hamlet] },
@@ -83,7 +83,7 @@ describe('PATCH /users/me/profile_data', () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'success', msg: '' });
-    const events = s.engine.eventLog.slice(before);
+    const events = watch.take();
     expect(events.map((e) => e.event)).toEqual([
       {
         type: 'realm_user',
@@ -104,18 +104,18 @@ describe('PATCH /users/me/profile_data', () => {
 
   it('sends nothing for a value that does not change', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await patch(s, ID.hamlet, [{ id: F.food, value: 'Dark chocolate' }, { id: F.mentor, value: [ID.iago] }]);
     expect(res.status).toBe(200);
-    expect(s.engine.eventLog.length).toBe(before);
+    expect(watch.take()).toEqual([]);
   });
 
   it('removes a value with null (the specification), with a value: null event', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await patch(s, ID.hamlet, [{ id: F.phone, value: null }, { id: F.pronouns, value: null }]);
     expect(res.status).toBe(200);
-    expect(s.engine.eventLog.slice(before).map((e) => e.event)).toEqual([
+    expect(watch.take().map((e) => e.event)).toEqual([
       { type: 'realm_user', op: 'update', person: { user_id: ID.hamlet, custom_profile_field: { id: F.phone, value: null } } },
       { type: 'realm_user', op: 'update', person: { user_id: ID.hamlet, custom_profile_field: { id: F.pronouns, value: null } } },
     ]);
@@ -126,7 +126,7 @@ describe('PATCH /users/me/profile_data', () => {
     // Removing what is not there is no change.
     const again = await patch(s, ID.hamlet, [{ id: F.phone, value: null }]);
     expect(again.status).toBe(200);
-    expect(s.engine.eventLog.length).toBe(before + 2);
+    expect(watch.take()).toEqual([]);
   });
 
   it('stores "" as an empty value (it does not remove)', async () => {
@@ -173,12 +173,12 @@ describe('PATCH /users/me/profile_data', () => {
   ];
   it.each(invalid)('refuses %s, changing nothing', async (_name, id, value, msg) => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     // A valid change listed first is not applied either: all items are checked before any is stored.
     const res = await patch(s, ID.hamlet, [{ id: F.food, value: 'Kale' }, { id, value }]);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error(msg));
-    expect(s.engine.eventLog.length).toBe(before);
+    expect(watch.take()).toEqual([]);
     expect((await valuesOf(s, ID.hamlet))[F.food]!.value).toBe('Dark chocolate');
   });
 
@@ -238,12 +238,12 @@ describe('PATCH /users/me/profile_data', () => {
 describe('DELETE /users/me/profile_data', () => {
   it("removes the listed fields' values (Zulip's removal endpoint), skipping fields without one", async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({ method: 'DELETE', path: '/api/v1/users/me/profile_data', as: ID.hamlet, body: { data: [F.phone, F.employeeId] } });
     expect(res.body).toEqual(error('You are not allowed to change this field. Contact an administrator to update it.'));
     const ok = await s.request({ method: 'DELETE', path: '/api/v1/users/me/profile_data', as: ID.hamlet, body: { data: [F.phone, F.biography] } });
     expect(ok.status).toBe(200);
-    expect(s.engine.eventLog.slice(before).map((e) => e.event)).toEqual([
+    expect(watch.take().map((e) => e.event)).toEqual([
       { type: 'realm_user', op: 'update', person: { user_id: ID.hamlet, custom_profile_field: { id: F.phone, value: null } } },
       { type: 'realm_user', op: 'update', person: { user_id: ID.hamlet, custom_profile_field: { id: F.biography, value: null } } },
     ]);

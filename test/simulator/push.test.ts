@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { devicesRegisterState } from '../../simulator/engine/devices.ts';
 import { PUSH_SERVICE_FAILURES, type Simulator } from '../../simulator/index.ts';
-import { ID, NOW, devFixture, sim } from './helpers.ts';
+import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
-  const before = s.engine.eventLog.length;
+  const watch = watchEvents(s);
   await action();
-  return s.engine.eventLog.slice(before).map((e) => ({ event: e.event, users: e.users }));
+  return watch.take();
 }
 
 const call = (s: Simulator, method: string, path: string, body: Record<string, unknown> = {}, as: number = ID.hamlet) =>

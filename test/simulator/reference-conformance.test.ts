@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { basicAuth } from '../../simulator/index.ts';
-import { ID, devFixture, sim } from './helpers.ts';
+import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
@@ -271,6 +271,7 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
 
   it('the creator keeps metadata access to a private channel they did not join', async () => {
     const s = sim();
+    const watch = watchEvents(s);
     const made = await create(s, ID.hamlet, { invite_only: true, principals: [ID.cordelia] });
     expect(made.body.subscribed).toEqual({ [String(ID.cordelia)]: ['fresh'] });
     const listed = await s.request({ method: 'GET', path: '/api/v1/streams', as: ID.hamlet, query: { include_all: true } });
@@ -279,8 +280,8 @@ describe('channel group settings (Stream.stream_permission_group_settings)', () 
     expect(hidden.body.streams.map((c: { name: string }) => c.name)).not.toContain('fresh');
     // stream/create went to everyone with metadata access: the admins and the creator, then the
     // new subscriber separately.
-    const creates = s.engine.eventLog.filter((e) => e.event.type === 'stream' && e.event.op === 'create');
-    expect(creates.map((e) => e.users)).toEqual([[ID.desdemona, ID.hamlet, ID.iago], [ID.cordelia]]);
+    const creates = watch.take().filter((e) => e.event.type === 'stream' && e.event.op === 'create');
+    expect(creates.map((e) => e.users).sort((a, b) => a[0]! - b[0]!)).toEqual([[ID.cordelia], [ID.desdemona, ID.hamlet, ID.iago]]);
   });
 
   const groupRows: [string, string, unknown, string][] = [
@@ -391,14 +392,15 @@ describe('check_channel_creation_permissions order', () => {
 });
 
 describe('Notification Bot posts on channel creation', () => {
-  function lastMessages(s: ReturnType<typeof sim>, n: number) {
-    const all = [...s.engine.eventLog].filter((e) => e.event.type === 'message').map((e) => e.event.message as { id: number; subject: string; content: string });
-    const unique = [...new Map(all.map((m) => [m.id, m])).values()];
+  function lastMessages(watch: ReturnType<typeof watchEvents>, n: number) {
+    const all = watch.take().filter((e) => e.event.type === 'message').map((e) => e.event.message as { id: number; subject: string; content: string });
+    const unique = [...new Map(all.map((m) => [m.id, m])).values()].sort((a, b) => a.id - b.id);
     return unique.slice(-n);
   }
 
   it('announces private channels too, and always quotes the description', async () => {
     const s = sim({ seed: 3 });
+    const watch = watchEvents(s);
     const res = await s.request({
       method: 'POST',
       path: '/api/v1/users/me/subscriptions',
@@ -406,7 +408,7 @@ describe('Notification Bot posts on channel creation', () => {
       body: { subscriptions: [{ name: 'hideout' }], invite_only: true, announce: true },
     });
     expect(res.status).toBe(200);
-    const [announcement, creation] = lastMessages(s, 2);
+    const [announcement, creation] = lastMessages(watch, 2);
     expect(announcement!.subject).toBe('new channels');
     expect(announcement!.content).toContain('created a new channel');
     expect(announcement!.content).toContain('hideout');
@@ -421,10 +423,10 @@ describe('peer_remove goes to the same audience as peer_add', () => {
     const s = sim();
     const join = await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: ID.iago, body: { subscriptions: [{ name: 'Denmark' }], principals: [ID.polonius] } });
     expect(join.status).toBe(200);
-    s.engine.eventLog.length = 0;
+    const watch = watchEvents(s);
     const res = await s.request({ method: 'DELETE', path: '/api/v1/users/me/subscriptions', as: ID.hamlet, body: { subscriptions: ['Denmark'] } });
     expect(res.body).toEqual({ result: 'success', msg: '', removed: ['Denmark'], not_removed: [] });
-    const peer = s.engine.eventLog.find((e) => e.event.op === 'peer_remove')!;
+    const peer = watch.take().find((e) => e.event.op === 'peer_remove')!;
     // Polonius (a guest) still subscribed hears of it; Hamlet himself does not.
     expect(peer.users).toContain(ID.polonius);
     expect(peer.users).not.toContain(ID.hamlet);
@@ -484,6 +486,7 @@ describe('GET /streams ordering and sources (get_streams_for_user)', () => {
 describe('the channel-events post of an empty-topic-only channel', () => {
   it('goes to the empty topic', async () => {
     const s = sim();
+    const watch = watchEvents(s);
     const res = await s.request({
       method: 'POST',
       path: '/api/v1/users/me/subscriptions',
@@ -491,7 +494,11 @@ describe('the channel-events post of an empty-topic-only channel', () => {
       body: { subscriptions: [{ name: 'no-topics' }], topics_policy: '"empty_topic_only"' },
     });
     expect(res.status).toBe(200);
-    const posts = s.engine.eventLog.filter((e) => e.event.type === 'message').map((e) => e.event.message as { subject: string; content: string });
+    const posts = watch
+      .take()
+      .filter((e) => e.event.type === 'message')
+      .map((e) => e.event.message as { id: number; subject: string; content: string })
+      .sort((a, b) => a.id - b.id);
     expect(posts.at(-1)!.content).toContain('channel created by');
     expect(posts.at(-1)!.subject).toBe('');
   });

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { basicAuth, type SimFile, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
 import { commit } from '../../simulator/engine/core.ts';
 import { deleteMessages } from '../../simulator/engine/messages/delete.ts';
-import { ID, NOW, devFixture, sim } from './helpers.ts';
+import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
-  const before = s.engine.eventLog.length;
+  const watch = watchEvents(s);
   await action();
-  return s.engine.eventLog.slice(before).map((e) => ({ event: e.event, users: e.users }));
+  return watch.take();
 }
 
 const TEXT: SimFile = { filename: 'zulip.txt', content: 'Hello, Zulip!\n', type: 'text/plain' };

@@ -1,7 +1,7 @@
 /** User statuses (reference part 2 §4): set your own, an administrator sets another's, read one. */
 import { describe, expect, it } from 'vitest';
 import { userStatusRegisterState } from '../../simulator/engine/user-status.ts';
-import { ID, devFixture, sim } from './helpers.ts';
+import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;
 
@@ -17,10 +17,6 @@ async function statusOf(s: Sim, userId: number, as: number = ID.hamlet) {
   return res.body.status;
 }
 
-/** The events logged since `before`. */
-function eventsSince(s: Sim, before: number) {
-  return s.engine.eventLog.slice(before);
-}
 
 /** Everyone who can see a user: every active user of the realm, bots and guests included. */
 function everyoneActive(s: Sim): number[] {
@@ -44,9 +40,9 @@ describe('POST /users/me/status', () => {
   it('sends user_status with only the fields sent, to every user who can see the user', async () => {
     const s = sim();
     await setOwn(s, ID.hamlet, { status_text: 'busy' });
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     await setOwn(s, ID.hamlet, { emoji_name: 'green_tick' });
-    const events = eventsSince(s, before);
+    const events = watch.take();
     expect(events.map((e) => e.event)).toEqual([
       { type: 'user_status', user_id: ID.hamlet, emoji_name: 'green_tick', emoji_code: '1', reaction_type: 'realm_emoji' },
     ]);
@@ -75,10 +71,10 @@ describe('POST /users/me/status', () => {
   it('clears the emoji with an empty name (any code or type sent is ignored) and the text with ""', async () => {
     const s = sim();
     await setOwn(s, ID.hamlet, { status_text: 'on vacation', emoji_name: 'car' });
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await setOwn(s, ID.hamlet, { emoji_name: '', emoji_code: '1f697', reaction_type: 'realm_emoji' });
     expect(res.status).toBe(200);
-    expect(eventsSince(s, before).map((e) => e.event)).toEqual([
+    expect(watch.take().map((e) => e.event)).toEqual([
       { type: 'user_status', user_id: ID.hamlet, emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' },
     ]);
     expect(await statusOf(s, ID.hamlet)).toEqual({ status_text: 'on vacation' });
@@ -100,9 +96,10 @@ describe('POST /users/me/status', () => {
 
   it('maps away onto the presence_enabled setting, with its settings events to the user', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    // A client without user_settings_object, which still gets the legacy settings event.
+    const watch = watchEvents(s, { user_settings_object: false });
     expect((await setOwn(s, ID.hamlet, { away: true })).status).toBe(200);
-    const events = eventsSince(s, before);
+    const events = watch.take();
     expect(events.map((e) => [e.event, e.users])).toEqual([
       [{ type: 'user_settings', op: 'update', property: 'presence_enabled', value: false }, [ID.hamlet]],
       [{ type: 'update_global_notifications', user: 'user10@zulip.testserver', notification_name: 'presence_enabled', setting: false }, [ID.hamlet]],
@@ -135,11 +132,11 @@ describe('POST /users/me/status', () => {
   it.each(refusals)('refuses %s, changing nothing', async (_name, body, msg) => {
     const s = sim();
     await setOwn(s, ID.hamlet, { status_text: 'before' });
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await setOwn(s, ID.hamlet, body);
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error(msg));
-    expect(s.engine.eventLog.length).toBe(before);
+    expect(watch.take()).toEqual([]);
     expect(await statusOf(s, ID.hamlet)).toEqual({ status_text: 'before' });
   });
 
@@ -163,7 +160,7 @@ describe('POST /users/me/status', () => {
 describe('POST /users/{user_id}/status (administrators)', () => {
   it("lets an administrator set another user's status, with the event for that user", async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({
       method: 'POST',
       path: `/api/v1/users/${ID.hamlet}/status`,
@@ -171,7 +168,7 @@ describe('POST /users/{user_id}/status (administrators)', () => {
       body: { status_text: ' In a meeting ', emoji_name: 'calendar' },
     });
     expect(res.body).toEqual({ result: 'success', msg: '' });
-    expect(eventsSince(s, before).map((e) => e.event)).toEqual([
+    expect(watch.take().map((e) => e.event)).toEqual([
       { type: 'user_status', user_id: ID.hamlet, status_text: 'In a meeting', emoji_name: 'calendar', emoji_code: '1f4c6', reaction_type: 'unicode_emoji' },
     ]);
     expect(await statusOf(s, ID.hamlet)).toMatchObject({ status_text: 'In a meeting', emoji_name: 'calendar' });
@@ -207,11 +204,11 @@ describe('POST /users/{user_id}/status (administrators)', () => {
   ];
   it.each(refusals)('refuses %s', async (_name, actor, target, msg) => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({ method: 'POST', path: `/api/v1/users/${target}/status`, as: actor, body: { status_text: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(error(msg));
-    expect(s.engine.eventLog.length).toBe(before);
+    expect(watch.take()).toEqual([]);
   });
 
   it('refuses a deactivated target', async () => {

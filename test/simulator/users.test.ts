@@ -1,6 +1,6 @@
 /** User endpoints (reference §3) through the in-process API. */
 import { describe, expect, it } from 'vitest';
-import { ID, NOW, assertValid, devFixture, sim, validateUser } from './helpers.ts';
+import { ID, NOW, assertValid, devFixture, sim, validateUser, watchEvents } from './helpers.ts';
 
 const HAMLET_GRAVATAR = 'https://secure.gravatar.com/avatar/6d8cad0fd00256e7b40691d27ddfd466?d=identicon&version=1';
 
@@ -194,12 +194,12 @@ describe('DELETE /users/{user_id}', () => {
 
   it("deactivates the user's bots first, then the user, with events to active users", async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({ method: 'DELETE', path: `/api/v1/users/${ID.zoe}`, as: ID.iago });
     expect(res.body).toEqual({ result: 'success', msg: '' });
     expect(s.engine.state.users.get(ID.webhookBot)!.is_active).toBe(false);
     expect(s.engine.state.users.get(ID.zoe)!.is_active).toBe(false);
-    const events = s.engine.eventLog.slice(before).filter((e) => e.event.type !== 'subscription');
+    const events = watch.take().filter((e) => e.event.type !== 'subscription');
     expect(events.map((e) => e.event)).toEqual([
       { type: 'realm_user', op: 'update', person: { user_id: ID.webhookBot, is_active: false } },
       { type: 'realm_bot', op: 'update', bot: { user_id: ID.webhookBot, is_active: false } },
@@ -272,13 +272,13 @@ describe('DELETE /users/{user_id}', () => {
 describe('DELETE /bots/{bot_id}', () => {
   it("lets the bot's owner deactivate it, with the events Zulip sends", async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'success', msg: '' });
     expect(s.engine.state.users.get(ID.defaultBot)!.is_active).toBe(false);
     expect(s.engine.state.users.get(ID.desdemona)!.is_active).toBe(true);
-    const events = s.engine.eventLog.slice(before).filter((e) => e.event.type !== 'subscription');
+    const events = watch.take().filter((e) => e.event.type !== 'subscription');
     expect(events.map((e) => e.event)).toEqual([
       { type: 'realm_user', op: 'update', person: { user_id: ID.defaultBot, is_active: false } },
       { type: 'realm_bot', op: 'update', bot: { user_id: ID.defaultBot, is_active: false } },
@@ -312,9 +312,9 @@ describe('DELETE /bots/{bot_id}', () => {
   it('answers success without events for a bot that is already deactivated', async () => {
     const s = sim();
     await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona });
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const again = await s.request({ method: 'DELETE', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona });
     expect(again.body).toEqual({ result: 'success', msg: '' });
-    expect(s.engine.eventLog.length).toBe(before);
+    expect(watch.take()).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /** Video calls (reference part 2 §11): POST /calls/videocall/create and Zulip's /calls/webex/create. */
 import { describe, expect, it } from 'vitest';
 import { videoCallsRegisterState } from '../../simulator/engine/video-calls.ts';
-import { ID, devFixture, sim } from './helpers.ts';
+import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 const PATHS = ['/api/v1/calls/videocall/create', '/api/v1/calls/webex/create'] as const;
 const MEETING_URL = /^https:\/\/zulip\.webex\.com\/zulip\/j\.php\?MTID=m[0-9a-f]{32}$/;
@@ -27,16 +27,16 @@ describe.each(PATHS)('POST %s', (path) => {
 
   it('clears a token the provider rejects, tells the user, and answers the same error', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await s.request({ method: 'POST', path, as: ID.othello });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalidToken);
-    expect(s.engine.eventLog.slice(before)).toEqual([{ event: { type: 'has_videocall_token', value: false }, users: [ID.othello] }]);
+    expect(watch.take()).toEqual([{ event: { type: 'has_videocall_token', value: false }, users: [ID.othello] }]);
     expect(s.engine.state.users.get(ID.othello)!.videocall_token).toBeNull();
     // Now simply not connected: no second event.
     const again = await s.request({ method: 'POST', path, as: ID.othello });
     expect(again.body).toEqual(invalidToken);
-    expect(s.engine.eventLog.length).toBe(before + 1);
+    expect(watch.take()).toEqual([]);
   });
 
   it('says so when the server has no credentials for the provider', async () => {

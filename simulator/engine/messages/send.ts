@@ -23,7 +23,6 @@ import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/inde
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
-import { apiFlags, DEFAULT_FORMAT, formatMessage } from './format.ts';
 import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
 
 export interface SendParams {
@@ -479,30 +478,25 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   const stored = appendMessage(engine.state.messages, message);
   // Zulip claims the linked uploads before the message goes out, so their events come first.
   const claimed = claimAttachments(engine, sender, stored, linkedUploadPaths(engine, rendered.html));
-  return outcome({ id }, [...claimed, ...messageEvents(engine, stored, rows, checked)]);
+  return outcome({ id }, [...claimed, messageEvent(stored, recipientUserIds, rows, checked)]);
 }
 
-/** One `message` event per distinct flag set; the sender's carries local_message_id when asked. */
-function messageEvents(engine: Engine, message: StoredMessage, rows: Map<number, number>, checked: CheckedSend): Effect[] {
-  const byFlags = new Map<number, number[]>();
-  for (const [userId, bits] of rows) {
-    if (userId === checked.sender.id && checked.queueId !== undefined && checked.localId !== undefined) continue;
-    const list = byFlags.get(bits);
-    if (list) list.push(userId);
-    else byFlags.set(bits, [userId]);
-  }
-  const payload = formatMessage(engine, message, { ...DEFAULT_FORMAT, clientGravatar: false, allowEmptyTopicName: true });
-  const events: Effect[] = [];
-  for (const [bits, users] of [...byFlags].sort((a, b) => a[0] - b[0])) {
-    events.push(effect({ type: 'message', message: payload, flags: apiFlags(bits) }, users));
-  }
-  const senderBits = rows.get(checked.sender.id);
-  if (senderBits !== undefined && checked.queueId !== undefined && checked.localId !== undefined) {
-    events.push(
-      effect({ type: 'message', message: payload, flags: apiFlags(senderBits), local_message_id: checked.localId }, [checked.sender.id]),
-    );
-  }
-  return events;
+/**
+ * The `message` event, finalized per queue at delivery (event-queue.ts): every recipient (service
+ * bots too, with no UserMessage row and so no flags), each with their flags.
+ */
+function messageEvent(message: StoredMessage, recipients: readonly number[], rows: Map<number, number>, checked: CheckedSend): Effect {
+  const stream = checked.addressee.kind === 'stream' ? checked.addressee.stream : null;
+  return {
+    ...effect({ type: 'message' }, recipients),
+    message: {
+      stored: message,
+      flags: rows,
+      publicChannel: stream !== null && !stream.invite_only,
+      senderQueueId: checked.queueId,
+      localId: checked.localId,
+    },
+  };
 }
 
 export function sendMessage(engine: Engine, sender: UserRecord, params: SendParams): Outcome<{ id: number }> {

@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, test } from 'vitest';
 import schema from '../../../schemas/chat/message.schema.json' with { type: 'json' };
 import { fetchMessages, get, HAMLET, IAGO, POLONIUS, post, sim } from './helpers.ts';
+import { watchEvents } from '../helpers.ts';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
@@ -25,13 +26,13 @@ describe('Message schema', () => {
 
   test('single fetch, search results and message events', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const sent = await post(s, HAMLET, '/messages', { type: 'direct', to: '[11, 12]', content: 'schema check :smile:' });
     check((await get(s, IAGO, `/messages/${sent.body.id}`)).body.message);
     const search = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 50, narrow: [{ operator: 'search', operand: 'schema' }] });
     expect(search.body.messages).toHaveLength(1);
     for (const m of search.body.messages) check(m);
-    const events = s.engine.eventLog.slice(before).filter((e) => e.event.type === 'message');
+    const events = watch.take().filter((e) => e.event.type === 'message');
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) check(e.event.message);
   });

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { legacyDeleteMessageEvents } from '../../../simulator/engine/messages/delete.ts';
 import type { Simulator } from '../../../simulator/index.ts';
-import { devFixture, ID } from '../helpers.ts';
+import { devFixture, ID, watchEvents } from '../helpers.ts';
 import { clockedSim, del, DESDEMONA, error, eventsSince, fetchMessages, get, HAMLET, IAGO, OTHELLO, post, sim } from './helpers.ts';
 
 describe('message deletion on deactivation', () => {
@@ -19,12 +19,12 @@ describe('message deletion on deactivation', () => {
     // Search once first, so the word index exists before the deletion and must be refreshed.
     const early = await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 100, narrow: [['search', 'farewell']] });
     expect(early.body.messages.length).toBe(1);
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await del(s, IAGO, '/users/12', { actions });
     expect(res.status).toBe(200);
     expect((await get(s, IAGO, `/messages/${channelMsg.body.id}`)).status).toBe(survives.channel ? 200 : 400);
     expect((await get(s, IAGO, `/messages/${dm.body.id}`)).status).toBe(survives.dm ? 200 : 400);
-    const deletions = s.engine.eventLog.slice(before).filter((e) => e.event.type === 'delete_message');
+    const deletions = watch.take().filter((e) => e.event.type === 'delete_message');
     if (!survives.dm) {
       expect(deletions).toContainEqual({
         event: { type: 'delete_message', message_ids: expect.arrayContaining([dm.body.id]), message_type: 'private' },
@@ -56,7 +56,7 @@ describe('DELETE /messages/{id}', () => {
     const { s } = clockedSim();
     const id = await send(s, HAMLET, 'Denmark', 'Farewell Party', 'a unicorn goodbye');
     await fetchMessages(s, IAGO, { anchor: 'newest', num_before: 1, narrow: [['search', 'unicorn']] });
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     const res = await del(s, HAMLET, `/messages/${id}`, {});
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: 'success', msg: '' });
@@ -67,7 +67,7 @@ describe('DELETE /messages/{id}', () => {
     expect(topic.body.messages).toEqual([]);
     const denmark = s.engine.state.streamsByName.get('denmark')!;
     // The topic comes lower-cased, as Zulip groups deletions by it.
-    expect(eventsSince(s, mark)).toEqual([
+    expect(eventsSince(mark)).toEqual([
       {
         event: { type: 'delete_message', message_ids: [id], message_type: 'stream', stream_id: denmark, topic: 'farewell party' },
         users: [ID.zoe, ID.desdemona, ID.hamlet, ID.iago, ID.othello, ID.prospero, ID.shiva],
@@ -78,9 +78,9 @@ describe('DELETE /messages/{id}', () => {
   test('a direct message: only its participants (and the deleter) hear it', async () => {
     const { s } = clockedSim();
     const dm = (await post(s, HAMLET, '/messages', { type: 'direct', to: JSON.stringify([ID.othello]), content: 'oops' })).body.id;
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     expect((await del(s, HAMLET, `/messages/${dm}`, {})).status).toBe(200);
-    expect(eventsSince(s, mark)).toEqual([{ event: { type: 'delete_message', message_ids: [dm], message_type: 'private' }, users: [ID.hamlet, ID.othello] }]);
+    expect(eventsSince(mark)).toEqual([{ event: { type: 'delete_message', message_ids: [dm], message_type: 'private' }, users: [ID.hamlet, ID.othello] }]);
   });
 
   test('own messages for 600 s, no grace period; without a limit, any time', async () => {
@@ -151,9 +151,9 @@ describe('DELETE /messages/{id}', () => {
     const { s } = clockedSim();
     const rome = s.engine.state.streamsByName.get('rome')!;
     const [first, second] = s.engine.state.messages.byStream.get(rome)!;
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     expect((await del(s, IAGO, `/messages/${first}`, {})).status).toBe(200);
-    const [update, deletion] = eventsSince(s, mark);
+    const [update, deletion] = eventsSince(mark);
     expect(update!.event).toEqual({ type: 'stream', op: 'update', property: 'first_message_id', value: second, stream_id: rome, name: 'Rome' });
     expect(deletion!.event).toMatchObject({ type: 'delete_message', message_ids: [first] });
     expect(update!.users).toEqual(deletion!.users);

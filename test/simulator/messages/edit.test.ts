@@ -3,11 +3,10 @@
 // UserMessage rows on channel moves, the events and their recipients, and every error of the
 // reference's validation table (part 4 §1.2) in Zulip's order, before and after each time limit.
 import { describe, expect, test } from 'vitest';
-import type { Effect } from '../../../simulator/engine/events.ts';
 import { sha256Hex } from '../../../simulator/engine/sha256.ts';
 import { rowUserIds, userFlagBits, FLAG_BITS } from '../../../simulator/engine/messages/store.ts';
 import type { Simulator } from '../../../simulator/index.ts';
-import { devFixture, ID } from '../helpers.ts';
+import { devFixture, ID, watchEvents, type Delivered } from '../helpers.ts';
 import {
   clockedSim,
   CORDELIA,
@@ -44,7 +43,7 @@ function streamId(s: Simulator, name: string): number {
   return s.engine.state.streamsByName.get(name.toLowerCase())!;
 }
 
-const ofType = (events: Effect[], type: string) => events.filter((e) => e.event.type === type);
+const ofType = (events: Delivered[], type: string) => events.filter((e) => e.event.type === type);
 
 async function topicIds(s: Simulator, as: string, channel: string, topic: string): Promise<number[]> {
   const res = await fetchMessages(s, as, { anchor: 'oldest', num_after: 1000, narrow: [['channel', channel], ['topic', topic]] });
@@ -91,11 +90,11 @@ describe('PATCH /messages/{id}: content', () => {
     const id = await send(s, HAMLET, 'Denmark', 'plans', 'ping @**Iago**');
     const flags = async (as: string) => (await get(s, as, `/messages/${id}`)).body.message.flags as string[];
     expect(await flags(IAGO)).toContain('mentioned');
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     await patch(s, HAMLET, `/messages/${id}`, { content: 'ping @**Othello, the Moor of Venice** and @**all**' });
     expect(await flags(IAGO)).not.toContain('mentioned');
     expect(await flags(OTHELLO)).toEqual(expect.arrayContaining(['mentioned', 'stream_wildcard_mentioned']));
-    const updates = ofType(eventsSince(s, mark), 'update_message');
+    const updates = ofType(eventsSince(mark), 'update_message');
     const othello = updates.find((e) => e.users.includes(ID.othello))!;
     expect(othello.event).toEqual({
       type: 'update_message',
@@ -121,9 +120,9 @@ describe('PATCH /messages/{id}: content', () => {
   test('a direct message edit goes to its participants only, without channel fields', async () => {
     const { s } = clockedSim();
     const dm = await post(s, HAMLET, '/messages', { type: 'direct', to: JSON.stringify([ID.othello]), content: 'psst' });
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     expect((await patch(s, HAMLET, `/messages/${dm.body.id}`, { content: '/me whispers' })).status).toBe(200);
-    const [update] = ofType(eventsSince(s, mark), 'update_message');
+    const [update] = ofType(eventsSince(mark), 'update_message');
     expect(update!.users).toEqual([ID.hamlet, ID.othello]);
     expect(update!.event).not.toHaveProperty('stream_id');
     expect(update!.event).toMatchObject({ message_ids: [dm.body.id], is_me_message: true, content: '/me whispers' });
@@ -307,9 +306,9 @@ describe('PATCH /messages/{id}: topics', () => {
   test('the update_message event: move fields, message_ids, subscribers who never received it get ["read"]', async () => {
     const { s } = clockedSim();
     const [a, b, c] = await topicWithThree(s);
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     await patch(s, IAGO, `/messages/${a}`, { topic: 'renamed', propagate_mode: 'change_all', send_notification_to_new_thread: false });
-    const updates = ofType(eventsSince(s, mark), 'update_message');
+    const updates = ofType(eventsSince(mark), 'update_message');
     expect(updates[0]!.event).toMatchObject({
       user_id: ID.iago,
       message_id: a,
@@ -396,7 +395,7 @@ describe('PATCH /messages/{id}: resolving topics', () => {
     const { s, advance } = clockedSim();
     const a = await send(s, HAMLET, 'Denmark', 'plans', 'one');
     const b = await send(s, OTHELLO, 'Denmark', 'plans', 'two');
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     const res = await patch(s, OTHELLO, `/messages/${a}`, { topic: '✔ plans', propagate_mode: 'change_all' });
     expect(res.status).toBe(200);
     const resolved = await topicIds(s, HAMLET, 'Denmark', '✔ plans');
@@ -406,7 +405,7 @@ describe('PATCH /messages/{id}: resolving topics', () => {
     expect(notice.raw_content).toBe('@_**Othello, the Moor of Venice|12** has marked this topic as resolved.');
     expect(notice.message).toMatchObject({ sender_email: 'notification-bot@zulip.com', flags: ['read'] });
     // The notice is the only new message: no "moved here" breadcrumb for a resolve.
-    const sent = new Set(ofType(eventsSince(s, mark), 'message').map((e) => (e.event.message as { id: number }).id));
+    const sent = new Set(ofType(eventsSince(mark), 'message').map((e) => (e.event.message as { id: number }).id));
     expect([...sent]).toEqual([noticeId]);
     advance(30);
     await patch(s, OTHELLO, `/messages/${a}`, { topic: 'plans', propagate_mode: 'change_all' });
@@ -454,7 +453,7 @@ describe('PATCH /messages/{id}: moving to another channel', () => {
     // Cordelia is in core team but not in Denmark: she never received the messages.
     const coreSubs = s.engine.state.subscriptions.get(core)!;
     coreSubs.set(ID.cordelia, { ...coreSubs.get(ID.hamlet)! });
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     const res = await patch(s, IAGO, `/messages/${a}`, {
       stream_id: core,
       topic: 'secret plans',
@@ -470,7 +469,7 @@ describe('PATCH /messages/{id}: moving to another channel', () => {
     // Cordelia's new row arrives read; Iago's existing row keeps its state.
     expect(userFlagBits(stored(s, a), ID.cordelia)).toBe(FLAG_BITS.read);
     expect(userFlagBits(stored(s, a), ID.iago)! & FLAG_BITS.read).toBe(0);
-    const events = eventsSince(s, mark);
+    const events = eventsSince(mark);
     const [deletion] = ofType(events, 'delete_message');
     expect(deletion).toEqual({
       event: { type: 'delete_message', message_ids: [a, b], message_type: 'stream', stream_id: denmark, topic: 'plans' },
@@ -526,9 +525,9 @@ describe('PATCH /messages/{id}: moving to another channel', () => {
   test('moving to a public channel: only guests not subscribed there lose access', async () => {
     const { s } = clockedSim();
     const id = await send(s, POLONIUS, 'Verona', 'guests', 'hello');
-    const mark = s.engine.eventLog.length;
+    const mark = watchEvents(s);
     expect((await patch(s, IAGO, `/messages/${id}`, { stream_id: streamId(s, 'Denmark') })).status).toBe(200);
-    const [deletion] = ofType(eventsSince(s, mark), 'delete_message');
+    const [deletion] = ofType(eventsSince(mark), 'delete_message');
     expect(deletion!.users).toEqual([ID.polonius]);
     expect((await get(s, POLONIUS, `/messages/${id}`)).status).toBe(400);
     // Cordelia (Verona only) lost her row but can still read the public channel.

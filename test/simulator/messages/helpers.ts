@@ -1,4 +1,5 @@
 // Shared helpers for the messages tests: a fresh dev-realm simulator and short request forms.
+import { watchEvents } from '../helpers.ts';
 import { createSimulator, type Credentials, type Simulator } from '../../../simulator/index.ts';
 import type { Fixture } from '../../../types/chat/fixture.ts';
 
@@ -57,7 +58,7 @@ export function clockedSim(fixture?: Fixture, start = LATER): { s: Simulator; ad
   };
 }
 
-/** The events recorded since `mark` (an earlier eventLog length). */
-export function eventsSince(s: Simulator, mark: number) {
-  return s.engine.eventLog.slice(mark);
+/** What users' queues received since `mark` (a watchEvents() taken earlier), each event with who got it. */
+export function eventsSince(mark: ReturnType<typeof watchEvents>) {
+  return mark.take();
 }

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Simulator } from '../../../simulator/index.ts';
 import { CORDELIA, del, error, get, HAMLET, IAGO, OTHELLO, post, sim } from './helpers.ts';
+import { watchEvents } from '../helpers.ts';
 
 async function freshMessage(s: Simulator): Promise<number> {
   const res = await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: 'reactions', content: 'react to me' });
@@ -62,10 +63,10 @@ describe('adding reactions', () => {
   test('reaction events go to the message’s audience', async () => {
     const s = sim();
     const id = await freshMessage(s);
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     await post(s, IAGO, `/messages/${id}/reactions`, { emoji_name: 'smile' });
     await del(s, IAGO, `/messages/${id}/reactions`, { emoji_name: 'smile' });
-    const events = s.engine.eventLog.slice(before);
+    const events = watch.take();
     expect(events.map((e) => e.event)).toEqual([
       {
         type: 'reaction',

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { TopicsPolicy } from '../../../simulator/engine/state.ts';
 import { CORDELIA, error, fetchMessages, get, HAMLET, IAGO, OTHELLO, POLONIUS, post, sim } from './helpers.ts';
+import { watchEvents } from '../helpers.ts';
 
 describe('POST /messages success', () => {
   test('channel message by name: id, stored, readable with every Message field', async () => {
@@ -182,26 +183,27 @@ describe('POST /messages success', () => {
 
   test('an unsubscribed sender gets no UserMessage row (and no event) for a public channel', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
+    const watch = watchEvents(s);
     const res = await post(s, CORDELIA, '/messages', { type: 'stream', to: 'Denmark', topic: 'visiting', content: 'hello', client: 'website' });
     expect(res.status).toBe(200);
     expect((await get(s, CORDELIA, `/messages/${res.body.id}`)).body.message.flags).toEqual(['read', 'historical']);
-    const users = s.engine.eventLog.slice(before).flatMap((e) => e.users);
+    const users = watch.take().flatMap((e) => e.users);
     expect(users).not.toContain(8);
     expect(users).toContain(10);
   });
 
   test('message events go to every recipient with their flags', async () => {
     const s = sim();
-    const before = s.engine.eventLog.length;
-    await post(s, HAMLET, '/messages', { type: 'direct', to: '[11]', content: 'hi @**Iago**', queue_id: 'q1', local_id: '1.5' });
-    const events = s.engine.eventLog.slice(before);
+    const watch = watchEvents(s);
+    const queueId = watch.queueOf(10).id;
+    await post(s, HAMLET, '/messages', { type: 'direct', to: '[11]', content: 'hi @**Iago**', queue_id: queueId, local_id: '1.5' });
+    const events = watch.take();
     expect(events.map((e) => ({ users: e.users, flags: e.event.flags, local: e.event.local_message_id }))).toEqual([
-      { users: [11], flags: ['mentioned'], local: undefined },
       { users: [10], flags: [], local: '1.5' },
+      { users: [11], flags: ['mentioned'], local: undefined },
     ]);
-    expect(events[0]!.event).toMatchObject({ type: 'message', message: { content: expect.stringContaining('user-mention') } });
-    expect(events[0]!.event.message).not.toHaveProperty('flags');
+    expect(events[1]!.event).toMatchObject({ type: 'message', message: { content: expect.stringContaining('user-mention') } });
+    expect(events[1]!.event.message).not.toHaveProperty('flags');
   });
 });
 

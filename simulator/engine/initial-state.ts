@@ -1,0 +1,116 @@
+/**
+ * POST /register's initial state (reference part 3 §1.5): ONE table, fetch type → the function
+ * giving its keys. Each resource module exports the function for its fetch types and adds one
+ * line here; a fetch type the simulator does not know is ignored, as Zulip ignores unknown names.
+ * Every function answers what the resource's REST endpoints answer at the same moment.
+ */
+import type { Capabilities } from './event-queue.ts';
+import type { Engine } from './core.ts';
+import { channelFoldersRegisterState } from './channel-folders.ts';
+import { defaultStreamsState, streamState } from './channels.ts';
+import { customProfileFieldsRegisterState } from './custom-profile-fields.ts';
+import { draftsRegisterState } from './drafts.ts';
+import { realmEmojiState } from './emoji/index.ts';
+import {
+  maxMessageIdState,
+  recentPrivateConversationsState,
+  starredMessagesState,
+  unreadMsgsState,
+} from './messages/initial-state.ts';
+import { navigationViewsRegisterState } from './navigation-views.ts';
+import { realmState } from './realm-state.ts';
+import { savedSnippetsRegisterState } from './saved-snippets.ts';
+import type { UserRecord } from './state.ts';
+import { subscriptionState } from './subscriptions.ts';
+import { userGroupsRegisterState } from './user-groups.ts';
+import { userStatusRegisterState } from './user-status.ts';
+import { legacyDisplaySettingsState, legacyNotificationSettingsState, userSettingsState } from './user-settings.ts';
+import { realmBotState, realmUserState } from './users.ts';
+import { videoCallsRegisterState } from './video-calls.ts';
+
+export interface StateContext {
+  engine: Engine;
+  user: UserRecord;
+  clientGravatar: boolean;
+  includeSubscribers: boolean | 'partial';
+  slimPresence: boolean;
+  capabilities: Capabilities;
+  /** Is this fetch type wanted (fetch_event_types, else event_types, else all)? */
+  want(type: string): boolean;
+  /** Was this type listed explicitly in event_types (muted_topics yields to user_topic)? */
+  listedEventType(type: string): boolean;
+}
+
+export type StateFetcher = (ctx: StateContext) => Record<string, unknown>;
+
+const nothing = {};
+
+/** In Zulip's fetch_initial_state_data order, so keys come out in the same order. */
+export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, StateFetcher>([
+  ['alert_words', () => ({ alert_words: [] })],
+  ['custom_profile_fields', (c) => customProfileFieldsRegisterState(c.engine)],
+  ['default_stream_groups', () => ({ realm_default_stream_groups: [] })],
+  ['default_streams', (c) => defaultStreamsState(c.engine, c.user)],
+  ['drafts', (c) => draftsRegisterState(c.engine, c.user)],
+  ['message', (c) => maxMessageIdState(c.engine, c.user)],
+  ['muted_topics', (c) => (c.listedEventType('user_topic') ? nothing : { muted_topics: [] })],
+  ['muted_users', () => ({ muted_users: [] })],
+  ['navigation_views', (c) => navigationViewsRegisterState(c.engine, c.user)],
+  ['onboarding_steps', () => ({ onboarding_steps: [] })],
+  [
+    'presence',
+    (c) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: c.engine.deps.clock.now() }),
+  ],
+  ['realm', (c) => realmState(c.engine)],
+  ['realm_bot', (c) => realmBotState(c.engine, c.user)],
+  ['realm_domains', () => ({ realm_domains: [] })],
+  ['realm_emoji', (c) => realmEmojiState(c.engine.state.realm.emoji)],
+  [
+    'realm_linkifiers',
+    (c) => ({
+      realm_linkifiers: c.capabilities.linkifier_url_template
+        ? c.engine.state.realm.linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template, alternative_url_templates: [] }))
+        : [],
+    }),
+  ],
+  ['realm_filters', () => ({ realm_filters: [] })],
+  ['realm_playgrounds', () => ({ realm_playgrounds: [] })],
+  ['realm_user_groups', (c) => userGroupsRegisterState(c.engine, { includeDeactivatedGroups: c.capabilities.include_deactivated_groups })],
+  ['realm_user', (c) => realmUserState(c.engine, c.user, { clientGravatar: c.clientGravatar })],
+  ['realm_user_settings_defaults', () => ({ realm_user_settings_defaults: {} })],
+  ['recent_private_conversations', (c) => recentPrivateConversationsState(c.engine, c.user)],
+  ['saved_snippets', (c) => savedSnippetsRegisterState(c.engine, c.user)],
+  ['scheduled_messages', () => ({ scheduled_messages: [] })],
+  ['reminders', () => ({ reminders: [] })],
+  ['starred_messages', (c) => starredMessagesState(c.engine, c.user)],
+  ['stream', (c) => streamState(c.engine, c.user, { archivedChannels: c.capabilities.archived_channels })],
+  [
+    'subscription',
+    (c) =>
+      subscriptionState(c.engine, c.user, {
+        includeSubscribers: c.includeSubscribers,
+        notificationSettingsNull: c.capabilities.notification_settings_null,
+        archivedChannels: c.capabilities.archived_channels,
+      }),
+  ],
+  // unread_msgs needs both `message` and `update_message_flags` (reference §1.2).
+  ['update_message_flags', (c) => (c.want('message') ? unreadMsgsState(c.engine, c.user) : nothing)],
+  ['update_display_settings', (c) => (c.capabilities.user_settings_object ? nothing : legacyDisplaySettingsState(c.engine, c.user))],
+  ['update_global_notifications', (c) => (c.capabilities.user_settings_object ? nothing : legacyNotificationSettingsState())],
+  ['user_settings', (c) => userSettingsState(c.engine, c.user)],
+  ['user_status', (c) => userStatusRegisterState(c.engine, c.user)],
+  ['user_topic', () => ({ user_topics: [] })],
+  ['channel_folders', (c) => channelFoldersRegisterState(c.engine)],
+  ['video_calls', (c) => videoCallsRegisterState(c.engine, c.user)],
+  ['push_device', () => ({ push_devices: {} })],
+  ['stop_words', () => ({ stop_words: [] })],
+  ['realm_embedded_bots', () => ({ realm_embedded_bots: [] })],
+  ['realm_incoming_webhook_bots', () => ({ realm_incoming_webhook_bots: [] })],
+]);
+
+/** The initial state for a register call: every wanted, known fetch type's keys. */
+export function initialState(ctx: StateContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [type, fetch] of INITIAL_STATE) if (ctx.want(type)) Object.assign(out, fetch(ctx));
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * POST /register (zerver/lib/events.py:do_events_register, reference part 3 §1): check the
+ * request, allocate the queue, and answer its ID with the initial state of the wanted fetch types.
+ * The engine is synchronous, so no event can arrive between the snapshot and the queue: the
+ * answer's `last_event_id` is always -1.
+ */
+import { isGuest, type Engine } from './core.ts';
+import { ChatError } from './errors.ts';
+import { allocateQueue, capabilities, collectGarbage, type QueueOptions } from './event-queue.ts';
+import { initialState } from './initial-state.ts';
+import { checkEventNarrow, type EventNarrowTerm } from './narrow/events.ts';
+import type { UserRecord } from './state.ts';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './server-version.ts';
+
+export interface RegisterParams {
+  /** null: the user's default (false: the simulator has no default_all_public_streams bots). */
+  allPublicStreams: boolean | null;
+  applyMarkdown: boolean;
+  clientCapabilities: Partial<Record<string, boolean>>;
+  /** null: true for an authenticated user. */
+  clientGravatar: boolean | null;
+  eventTypes: readonly string[] | null;
+  fetchEventTypes: readonly string[] | null;
+  includeSubscribers: boolean | 'partial';
+  narrow: readonly EventNarrowTerm[];
+  queueLifespanSecs: number;
+  slimPresence: boolean;
+  clientName: string;
+}
+
+/** The register-style options a queue is created with (also by GET /events, §2.8). */
+export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterParams, 'fetchEventTypes' | 'includeSubscribers'>): QueueOptions {
+  if (p.allPublicStreams === true && isGuest(user)) throw ChatError.badRequest('User not authorized for this query');
+  checkEventNarrow(p.narrow);
+  return {
+    eventTypes: p.eventTypes === null ? null : new Set(p.eventTypes),
+    narrow: p.narrow,
+    allPublicStreams: p.allPublicStreams ?? false,
+    applyMarkdown: p.applyMarkdown,
+    clientGravatar: p.clientGravatar ?? true,
+    slimPresence: p.slimPresence,
+    capabilities: capabilities(p.clientCapabilities),
+    lifespanSecs: p.queueLifespanSecs,
+    clientName: p.clientName,
+  };
+}
+
+export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParams): Record<string, unknown> {
+  const options = queueOptions(engine, user, p);
+  collectGarbage(engine);
+  const queue = allocateQueue(engine, user.id, options);
+  const fetchTypes = p.fetchEventTypes ?? p.eventTypes;
+  const wanted = fetchTypes === null ? null : new Set(fetchTypes);
+  const listed = p.eventTypes === null ? null : new Set(p.eventTypes);
+  const state = initialState({
+    engine,
+    user,
+    clientGravatar: options.clientGravatar,
+    includeSubscribers: p.includeSubscribers,
+    slimPresence: p.slimPresence,
+    capabilities: options.capabilities,
+    want: (type) => wanted === null || wanted.has(type),
+    listedEventType: (type) => listed !== null && listed.has(type),
+  });
+  return {
+    queue_id: queue.id,
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    ...state,
+    last_event_id: -1,
+  };
+}
