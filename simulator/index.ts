@@ -8,17 +8,19 @@ import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
 import { steppingClock, type Clock } from './engine/deps.ts';
 import { getUserByEmail, type Engine } from './engine/core.ts';
 import { createEngine } from './engine/engine.ts';
+import { closeAllQueues } from './engine/event-queue.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
 import { setPushServiceFailure } from './engine/push.ts';
 import type { PushServiceFailure } from './engine/state.ts';
 import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
 import type { RawResponse } from './http/envelope.ts';
+import { zulipHeartbeatDelays } from './http/long-poll.ts';
 import { listenHttp, type HttpOptions, type Listening } from './http/node.ts';
 import { routes } from './http/routes/index.ts';
 
 export { FixtureError } from './engine/fixture.ts';
 export type { Engine } from './engine/core.ts';
-export { fixedClock, steppingClock, type Clock } from './engine/deps.ts';
+export { fixedClock, manualClock, steppingClock, type Clock, type ManualClock } from './engine/deps.ts';
 export { PUSH_SERVICE_FAILURES, type PushServiceFailure } from './engine/state.ts';
 export { routes } from './http/routes/index.ts';
 export { routePrefix } from './http/dispatch.ts';
@@ -38,6 +40,11 @@ export interface SimulatorOptions {
    * timestamp and advancing one second per reading, so runs repeat exactly.
    */
   clock?: Clock;
+  /**
+   * How long a GET /events with nothing to report waits before answering with a heartbeat, in
+   * milliseconds (a number, or a function asked once per parked poll). Default: Zulip's 45–55 s.
+   */
+  longPollTimeoutMs?: number | (() => number);
 }
 
 export type Credentials = string | number | { username: string; password: string } | null;
@@ -54,6 +61,8 @@ export interface SimRequest {
   /** Files to upload: the request becomes multipart/form-data, `body` its other fields. */
   files?: Record<string, SimFile>;
   headers?: Record<string, string>;
+  /** Abort to walk away from the request (a parked GET /events is then released). */
+  signal?: AbortSignal;
 }
 
 /** A file part of a multipart request. */
@@ -79,7 +88,7 @@ export interface Simulator {
   readonly engine: Engine;
   /** Plain JSON of the whole state (Maps and Sets turned into objects and arrays). */
   snapshot(): unknown;
-  /** Back to the fixture's state (same seed, fresh clock). */
+  /** Back to the fixture's state (same seed, fresh clock); parked polls are answered, queues forgotten. */
   reset(): void;
   /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
   listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;
@@ -171,7 +180,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? DEFAULT_SEED;
   const build = (): Engine => createEngine(fixture, { seed, clock: options.clock ?? defaultClock(fixture) });
   let engine = build();
-  const handle = createDispatcher(() => engine, routes);
+  const timeout = options.longPollTimeoutMs;
+  const longPollTimeoutMs = typeof timeout === 'number' ? () => timeout : (timeout ?? zulipHeartbeatDelays(seed));
+  const handle = createDispatcher(() => engine, routes, { longPollTimeoutMs });
 
   function authorization(as: Credentials | undefined): string | undefined {
     if (as === undefined || as === null) return undefined;
@@ -204,14 +215,16 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         body = encodeForm(req.body);
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
       }
-      const res = await handle({ method: req.method.toUpperCase(), url, headers, body });
+      const res = await handle({ method: req.method.toUpperCase(), url, headers, body, signal: req.signal });
       return { status: res.status, headers: res.headers, body: readBody(res) };
     },
     snapshot() {
       return plain(engine.state);
     },
     reset() {
+      const previous = engine;
       engine = build();
+      closeAllQueues(previous);
     },
     setPushServiceFailure(failure) {
       setPushServiceFailure(engine, failure);

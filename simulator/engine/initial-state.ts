@@ -9,6 +9,7 @@ import type { Engine } from './core.ts';
 import { channelFoldersRegisterState } from './channel-folders.ts';
 import { defaultStreamsState, streamState } from './channels.ts';
 import { customProfileFieldsRegisterState } from './custom-profile-fields.ts';
+import { devicesRegisterState } from './devices.ts';
 import { draftsRegisterState } from './drafts.ts';
 import { realmEmojiState } from './emoji/index.ts';
 import {
@@ -51,6 +52,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['custom_profile_fields', (c) => customProfileFieldsRegisterState(c.engine)],
   ['default_stream_groups', () => ({ realm_default_stream_groups: [] })],
   ['default_streams', (c) => defaultStreamsState(c.engine, c.user)],
+  ['device', (c) => devicesRegisterState(c.engine, c.user)],
   ['drafts', (c) => draftsRegisterState(c.engine, c.user)],
   ['message', (c) => maxMessageIdState(c.engine, c.user)],
   ['muted_topics', (c) => (c.listedEventType('user_topic') ? nothing : { muted_topics: [] })],

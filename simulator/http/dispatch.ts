@@ -232,6 +232,8 @@ export interface DispatchOptions {
   onUnexpectedError?: (error: unknown, req: RawRequest) => void;
   /** How API keys and passwords are compared. Default: constantTimeEqual. */
   secretsEqual?: SecretsEqual;
+  /** How long a parked GET /events waits before its heartbeat, in ms (default 50 s). */
+  longPollTimeoutMs?: () => number;
 }
 
 /** What the HTTP server must know about a request before it reads the body. */
@@ -255,7 +257,10 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     api: compileRoutes(routes.filter((r) => !r.outsideApi)),
     site: compileRoutes(routes.filter((r) => r.outsideApi)),
   };
-  const secretsEqual = options.secretsEqual ?? constantTimeEqual;
+  const settings: DispatchSettings = {
+    secretsEqual: options.secretsEqual ?? constantTimeEqual,
+    longPollTimeoutMs: options.longPollTimeoutMs ?? (() => 50_000),
+  };
   const onUnexpected =
     options.onUnexpectedError ??
     ((error: unknown, req: RawRequest) => {
@@ -266,7 +271,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     const isHead = req.method.toUpperCase() === 'HEAD';
     let response: RawResponse;
     try {
-      response = await dispatch(getEngine(), tables, req, secretsEqual);
+      response = await dispatch(getEngine(), tables, req, settings);
     } catch (error) {
       if (isChatError(error)) response = errorResponse(error);
       else {
@@ -306,7 +311,12 @@ interface RouteTables {
   site: RouteTable;
 }
 
-async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, secretsEqual: SecretsEqual): Promise<RawResponse> {
+interface DispatchSettings {
+  secretsEqual: SecretsEqual;
+  longPollTimeoutMs: () => number;
+}
+
+async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, settings: DispatchSettings): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
@@ -334,7 +344,7 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
     if (!engine.state.realm.dev_auth_enabled) throw ChatError.badRequest('DevAuthBackend not enabled.');
   } else if (route.auth !== 'none') {
     // An empty header is still a header: Zulip parses it and answers "Invalid authorization header".
-    if (header !== undefined) user = authenticate(engine, header, route, secretsEqual);
+    if (header !== undefined) user = authenticate(engine, header, route, settings.secretsEqual);
     else if (route.auth !== 'optional') {
       if ((req.headers.accept ?? '').includes('text/html')) {
         return { status: 302, headers: { location: `/login/?next=${encodeURIComponent(rawPath)}` }, body: '' };
@@ -350,7 +360,15 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
   const used = new Set<string>(['client']);
   const raw: RawParams = { path: matched.params, query, body, files: parsed.files };
   const params = decodeParams(route.params, raw, used);
-  const fields = await route.handler({ engine, user, params, headers: lowerHeaders(req.headers), secretsEqual, signal: req.signal });
+  const fields = await route.handler({
+    engine,
+    user,
+    params,
+    headers: lowerHeaders(req.headers),
+    secretsEqual: settings.secretsEqual,
+    signal: req.signal,
+    longPollTimeoutMs: settings.longPollTimeoutMs,
+  });
   if (fields instanceof RawReply) return fields.response;
   const ignored = new Set<string>();
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);

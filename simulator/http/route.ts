@@ -106,6 +106,8 @@ export interface RouteContext {
   secretsEqual: (expected: string, given: string) => boolean;
   /** Aborted when the answer is wanted now (client gone, server shutting down): a held request answers. */
   signal: AbortSignal | undefined;
+  /** How long a parked GET /events waits before answering with a heartbeat, in milliseconds. */
+  longPollTimeoutMs(): number;
 }
 
 export type RouteResult = Record<string, unknown>;

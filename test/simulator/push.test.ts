@@ -4,6 +4,7 @@ import { devicesRegisterState } from '../../simulator/engine/devices.ts';
 import { PUSH_SERVICE_FAILURES, type Simulator } from '../../simulator/index.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
+/** The events users' queues received while `action` ran, each with who got it. */
 async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
   const watch = watchEvents(s);
   await action();

@@ -5,9 +5,10 @@ import { botStorageRoutes } from './bot-storage.ts';
 import { channelFolderRoutes } from './channel-folders.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
+import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
-import { messageChangeRoutes } from './message-changes.ts';
 import { inviteRoutes } from './invites.ts';
+import { messageChangeRoutes } from './message-changes.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { pushRoutes } from './push.ts';
@@ -36,4 +37,5 @@ export const routes: readonly Route[] = [
   ...pushRoutes,
   ...inviteRoutes,
   ...uploadRoutes,
+  ...eventRoutes,
 ];

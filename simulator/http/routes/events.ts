@@ -1,0 +1,180 @@
+/** The real-time event system (reference part 3): POST /register, GET /events, DELETE /events. */
+import { ChatError } from '../../engine/errors.ts';
+import { deleteQueue, getEvents } from '../../engine/event-queue.ts';
+import type { EventNarrowTerm } from '../../engine/narrow/events.ts';
+import { queueOptions, registerQueue } from '../../engine/register.ts';
+import { clientName } from '../../engine/messages/send.ts';
+import { parkPoll } from '../long-poll.ts';
+import type { ParamSpec, Route, RouteContext } from '../route.ts';
+
+/** `Json[bool] | None`: a JSON boolean or null. */
+function boolOrNull(value: unknown, name: string): boolean | null {
+  if (value !== null && typeof value !== 'boolean') throw ChatError.badRequest(`${name} is not a boolean`);
+  return value;
+}
+
+/** `Json[list[str]] | None`. */
+function stringListOrNull(value: unknown, name: string): string[] | null {
+  if (value === null) return null;
+  if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+  value.forEach((item, i) => {
+    if (typeof item !== 'string') throw ChatError.badRequest(`${name}[${i}] is not a string`);
+  });
+  return value as string[];
+}
+
+/** `Json[list[list[str]]]`, each term an `[operator, operand]` pair (dict terms are not accepted here). */
+function eventNarrow(value: unknown, name: string): EventNarrowTerm[] {
+  if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
+  return value.map((term: unknown, i) => {
+    if (!Array.isArray(term)) throw ChatError.badRequest(`${name}[${i}] is not a list`);
+    term.forEach((part, j) => {
+      if (typeof part !== 'string') throw ChatError.badRequest(`${name}[${i}][${j}] is not a string`);
+    });
+    if (term.length !== 2) throw ChatError.badRequest(`${name}[${i}] should have exactly 2 items`);
+    return [term[0] as string, term[1] as string] as const;
+  });
+}
+
+/** The ClientCapabilities TypedDict: every value a boolean; unknown keys are let through unread. */
+function clientCapabilities(value: unknown, name: string): Record<string, boolean> {
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v !== 'boolean') throw ChatError.badRequest(`${name}["${key}"] is not a boolean`);
+  }
+  return value as Record<string, boolean>;
+}
+
+function nullableInt(value: unknown, name: string): number | null {
+  if (value !== null && !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
+  return value as number | null;
+}
+
+function nonNegative(value: unknown, name: string): number {
+  if ((value as number) < 0) throw ChatError.badRequest(`${name} is too small`);
+  return value as number;
+}
+
+function requestClient(ctx: RouteContext): string {
+  return clientName(ctx.params.client as string | undefined, ctx.headers['user-agent']);
+}
+
+/** The register parameters, alphabetically (Zulip parses them in that order: first error wins). */
+const registerParams: ParamSpec[] = [
+  { name: 'all_public_streams', type: 'json', default: null, validate: boolOrNull },
+  { name: 'apply_markdown', type: 'bool', default: false },
+  { name: 'client_capabilities', type: 'json_object', default: { notification_settings_null: false }, validate: clientCapabilities },
+  { name: 'client_gravatar', type: 'json', default: null, validate: boolOrNull },
+  { name: 'event_types', type: 'json', default: null, validate: stringListOrNull },
+  { name: 'fetch_event_types', type: 'json', default: null, validate: stringListOrNull },
+  // A plain string, not JSON: `true`, `false` or `partial`.
+  { name: 'include_subscribers', type: 'string', default: 'false', oneOf: ['true', 'false', 'partial'] },
+  { name: 'narrow', type: 'json', default: [], validate: eventNarrow },
+  // Accepted for clients that send it; presence history is not simulated.
+  { name: 'presence_history_limit_days', type: 'json', default: null, validate: nullableInt, documentationOnly: true },
+  { name: 'queue_lifespan_secs', type: 'int', default: 0 },
+  { name: 'slim_presence', type: 'bool', default: false },
+  { name: 'client', type: 'string' },
+];
+
+/** Capabilities a queue-creating GET /events takes as top-level booleans. */
+const QUEUE_CAPABILITY_PARAMS = [
+  'bulk_message_deletion',
+  'stream_typing_notifications',
+  'user_settings_object',
+  'linkifier_url_template',
+  'user_list_incomplete',
+  'include_deactivated_groups',
+  'archived_channels',
+  'empty_topic_name',
+  'simplified_presence_events',
+] as const;
+
+/** get_events_backend's parameters: the queue's, then those of a queue it creates (§2.8). */
+const getEventsParams: ParamSpec[] = [
+  { name: 'last_event_id', type: 'int' },
+  { name: 'queue_id', type: 'string' },
+  { name: 'apply_markdown', type: 'bool', default: false },
+  { name: 'client_gravatar', type: 'bool', default: false },
+  { name: 'slim_presence', type: 'bool', default: false },
+  { name: 'all_public_streams', type: 'bool', default: false },
+  { name: 'event_types', type: 'json', default: null, validate: stringListOrNull },
+  { name: 'dont_block', type: 'bool', default: false },
+  { name: 'narrow', type: 'json', default: [], validate: eventNarrow },
+  { name: 'lifespan_secs', type: 'int', default: 0, validate: nonNegative },
+  ...QUEUE_CAPABILITY_PARAMS.map((name): ParamSpec => ({ name, type: 'bool', default: false })),
+  { name: 'pronouns_field_type_supported', type: 'bool', default: true, documentationOnly: true },
+  { name: 'client', type: 'string' },
+];
+
+export const eventRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/register',
+    auth: 'user',
+    summary: 'Register an event queue and fetch the initial state',
+    params: registerParams,
+    handler(ctx) {
+      const p = ctx.params;
+      const include = p.include_subscribers as string;
+      return registerQueue(ctx.engine, ctx.user!, {
+        allPublicStreams: p.all_public_streams as boolean | null,
+        applyMarkdown: p.apply_markdown as boolean,
+        clientCapabilities: p.client_capabilities as Record<string, boolean>,
+        clientGravatar: p.client_gravatar as boolean | null,
+        eventTypes: p.event_types as string[] | null,
+        fetchEventTypes: p.fetch_event_types as string[] | null,
+        includeSubscribers: include === 'partial' ? 'partial' : include === 'true',
+        narrow: p.narrow as EventNarrowTerm[],
+        queueLifespanSecs: p.queue_lifespan_secs as number,
+        slimPresence: p.slim_presence as boolean,
+        clientName: requestClient(ctx),
+      });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/events',
+    auth: 'user',
+    longPoll: true,
+    summary: 'Events of a queue: at once when there are some, else after a long poll',
+    params: getEventsParams,
+    async handler(ctx) {
+      const { engine, params: p } = ctx;
+      const user = ctx.user!;
+      const result = getEvents(engine, user.id, {
+        queueId: p.queue_id as string | undefined,
+        lastEventId: p.last_event_id as number | undefined,
+        dontBlock: p.dont_block as boolean,
+        newQueue: () => {
+          const caps: Record<string, boolean> = {};
+          for (const c of QUEUE_CAPABILITY_PARAMS) caps[c] = p[c] as boolean;
+          return queueOptions(engine, user, {
+            allPublicStreams: p.all_public_streams as boolean,
+            applyMarkdown: p.apply_markdown as boolean,
+            clientCapabilities: caps,
+            clientGravatar: p.client_gravatar as boolean,
+            eventTypes: p.event_types as string[] | null,
+            narrow: p.narrow as EventNarrowTerm[],
+            queueLifespanSecs: p.lifespan_secs as number,
+            slimPresence: p.slim_presence as boolean,
+            clientName: requestClient(ctx),
+          });
+        },
+      });
+      if ('park' in result) return parkPoll(engine, result.park, ctx.longPollTimeoutMs(), ctx.signal);
+      return result.queueId === undefined ? { events: result.events } : { events: result.events, queue_id: result.queueId };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/events',
+    auth: 'user',
+    summary: 'Delete an event queue',
+    // Python sends it in the form body, zulip-js in the query string: both are read.
+    params: [{ name: 'queue_id', type: 'string', required: true }],
+    handler(ctx) {
+      deleteQueue(ctx.engine, ctx.user!.id, ctx.params.queue_id as string);
+      return {};
+    },
+  },
+];

@@ -1,0 +1,204 @@
+// POST /register (reference part 3 §1): parameters and their errors, the keys every answer
+// carries, which fetch types and event types control what, and an initial state that agrees with
+// the REST endpoints asked at the same moment.
+import { describe, expect, it } from 'vitest';
+import { ID, sim } from '../helpers.ts';
+import { pending, register, send } from './helpers.ts';
+
+const HAMLET = ID.hamlet;
+
+async function registerRaw(s: ReturnType<typeof sim>, as: number, body: Record<string, unknown>) {
+  return s.request({ method: 'POST', path: '/api/v1/register', as, body });
+}
+
+describe('the answer', () => {
+  it('always carries the queue, the last event ID and the server version', async () => {
+    const res = await registerRaw(sim(), HAMLET, { fetch_event_types: [] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      result: 'success',
+      msg: '',
+      queue_id: expect.any(String),
+      last_event_id: -1,
+      zulip_version: expect.any(String),
+      zulip_feature_level: expect.any(Number),
+      zulip_merge_base: expect.any(String),
+    });
+  });
+
+  it('adds the long-poll timeout with the realm bundle', async () => {
+    const body = await register(sim(), HAMLET, { fetch_event_types: ['realm'] });
+    expect(body).toMatchObject({
+      event_queue_longpoll_timeout_seconds: 90,
+      realm_name: 'Zulip Dev',
+      realm_url: 'http://zulip.testserver',
+      realm_message_retention_days: -1,
+      realm_topics_policy: 'allow_empty_topic',
+      realm_empty_topic_display_name: 'general chat',
+      max_message_length: 10000,
+    });
+    expect(body).not.toHaveProperty('realm_users');
+  });
+});
+
+describe('parameters and their errors (first failing one, alphabetically)', () => {
+  const bad = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
+  it.each([
+    ['all_public_streams', { all_public_streams: 'yes' }, 'all_public_streams is not valid JSON'],
+    ['all_public_streams type', { all_public_streams: 1 }, 'all_public_streams is not a boolean'],
+    ['apply_markdown', { apply_markdown: '"true"' }, 'apply_markdown is not a boolean'],
+    ['client_capabilities', { client_capabilities: [] }, 'client_capabilities is not a dict'],
+    ['client_capabilities value', { client_capabilities: { notification_settings_null: 1 } }, 'client_capabilities["notification_settings_null"] is not a boolean'],
+    ['client_gravatar', { client_gravatar: 'null1' }, 'client_gravatar is not valid JSON'],
+    ['event_types', { event_types: '"message"' }, 'event_types is not a list'],
+    ['event_types item', { event_types: [1] }, 'event_types[0] is not a string'],
+    ['fetch_event_types', { fetch_event_types: {} }, 'fetch_event_types is not a list'],
+    ['include_subscribers', { include_subscribers: 'True' }, 'Invalid include_subscribers'],
+    ['include_subscribers JSON', { include_subscribers: '1' }, 'Invalid include_subscribers'],
+    ['narrow', { narrow: { stream: 'Denmark' } }, 'narrow is not a list'],
+    ['narrow term', { narrow: ['stream'] }, 'narrow[0] is not a list'],
+    ['narrow operand', { narrow: [['stream', 3]] }, 'narrow[0][1] is not a string'],
+    ['narrow pair', { narrow: [['stream', 'Denmark', 'x']] }, 'narrow[0] should have exactly 2 items'],
+    ['narrow dict term', { narrow: [{ operator: 'stream', operand: 'Denmark' }] }, 'narrow[0] is not a list'],
+    ['narrow operator', { narrow: [['search', 'x']] }, 'Operator search not supported.'],
+    ['narrow is:followed', { narrow: [['is', 'followed']] }, 'Operand followed not supported.'],
+    ['queue_lifespan_secs', { queue_lifespan_secs: '1.5' }, 'queue_lifespan_secs is not an integer'],
+    ['slim_presence', { slim_presence: 'null' }, 'slim_presence is not a boolean'],
+    ['first in order', { slim_presence: 'null', apply_markdown: 3 }, 'apply_markdown is not a boolean'],
+  ])('%s', async (_name, body, msg) => {
+    const res = await registerRaw(sim(), HAMLET, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(bad(msg));
+  });
+
+  it('refuses all_public_streams to a guest, after parsing everything else', async () => {
+    const s = sim();
+    expect((await registerRaw(s, ID.polonius, { all_public_streams: true })).body).toEqual(bad('User not authorized for this query'));
+    expect((await registerRaw(s, ID.polonius, { all_public_streams: true, slim_presence: 1 })).body).toEqual(bad('slim_presence is not a boolean'));
+    expect((await registerRaw(s, ID.polonius, { all_public_streams: false })).status).toBe(200);
+  });
+
+  it('accepts null for the nullable parameters and include_subscribers=partial', async () => {
+    const res = await registerRaw(sim(), HAMLET, {
+      all_public_streams: null,
+      client_gravatar: null,
+      event_types: null,
+      fetch_event_types: ['subscription'],
+      include_subscribers: 'partial',
+      presence_history_limit_days: null,
+      client_capabilities: { notification_settings_null: true, some_future_capability: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.subscriptions[0]).toHaveProperty('subscribers');
+    expect(res.body).not.toHaveProperty('ignored_parameters_unsupported');
+  });
+});
+
+describe('what event_types and fetch_event_types control (reference §1.2)', () => {
+  it('event_types picks both the events and, without fetch_event_types, the state', async () => {
+    const s = sim();
+    const q = await register(s, HAMLET, { event_types: ['message'] });
+    expect(Object.keys(q)).toContain('max_message_id');
+    expect(q).not.toHaveProperty('subscriptions');
+    await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: HAMLET, body: { subscriptions: [{ name: 'new one' }] } });
+    await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}]`, content: 'hi' });
+    // No stream or subscription events: the Notification Bot's post in the new channel, then the DM.
+    const events = await pending(s, HAMLET, q.queue_id);
+    expect(events.map((e) => e.type)).toEqual(['message', 'message']);
+    expect(events.map((e) => e.message.sender_id)).toEqual([s.engine.state.usersByEmail.get('notification-bot@zulip.com'), ID.iago]);
+  });
+
+  it('fetch_event_types only shapes the state: the queue still gets every event', async () => {
+    const s = sim();
+    const q = await register(s, HAMLET, { fetch_event_types: ['message'] });
+    expect(q).not.toHaveProperty('subscriptions');
+    await s.request({ method: 'POST', path: '/api/v1/users/me/subscriptions', as: HAMLET, body: { subscriptions: [{ name: 'new one' }] } });
+    const types = (await pending(s, HAMLET, q.queue_id)).map((e) => `${e.type}/${e.op ?? ''}`);
+    expect(types.slice(0, 2)).toEqual(['stream/create', 'subscription/add']);
+  });
+
+  it('gives unread_msgs only when both message and update_message_flags are wanted', async () => {
+    const s = sim();
+    expect(await register(s, HAMLET, { fetch_event_types: ['update_message_flags'] })).not.toHaveProperty('unread_msgs');
+    expect(await register(s, HAMLET, { fetch_event_types: ['message', 'update_message_flags'] })).toHaveProperty('unread_msgs');
+  });
+
+  it('leaves muted_topics out when user_topic is listed explicitly', async () => {
+    const s = sim();
+    expect(await register(s, HAMLET, { event_types: ['muted_topics'] })).toHaveProperty('muted_topics');
+    expect(await register(s, HAMLET, { event_types: ['muted_topics', 'user_topic'] })).not.toHaveProperty('muted_topics');
+  });
+
+  it('ignores fetch types it does not know, and fetch-only keys queue nothing', async () => {
+    const s = sim();
+    const q = await register(s, HAMLET, { event_types: ['no_such_type', 'realm_user_groups'] });
+    expect(q).toHaveProperty('realm_user_groups');
+    await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}]`, content: 'hi' });
+    expect(await pending(s, HAMLET, q.queue_id)).toEqual([]);
+  });
+
+  it('gives legacy settings keys only to clients without user_settings_object', async () => {
+    const s = sim();
+    const old = await register(s, HAMLET, { fetch_event_types: ['update_display_settings', 'user_settings'] });
+    expect(old).toMatchObject({ twenty_four_hour_time: false, emojiset: 'google', user_settings: { twenty_four_hour_time: false, timezone: expect.any(String) } });
+    const modern = await register(s, HAMLET, {
+      fetch_event_types: ['update_display_settings', 'user_settings'],
+      client_capabilities: { notification_settings_null: false, user_settings_object: true },
+    });
+    expect(modern).not.toHaveProperty('twenty_four_hour_time');
+    expect(modern).toHaveProperty('user_settings');
+  });
+});
+
+describe('the initial state agrees with the REST endpoints', () => {
+  const get = (s: ReturnType<typeof sim>, as: number, path: string, query: Record<string, unknown> = {}) =>
+    s.request({ method: 'GET', path: `/api/v1${path}`, as, query });
+
+  it.each([
+    ['a member', ID.hamlet],
+    ['an administrator', ID.iago],
+    ['a guest', ID.polonius],
+  ])('for %s', async (_who, as) => {
+    const s = sim();
+    const state = await register(s, as, { include_subscribers: 'true', client_capabilities: { notification_settings_null: true } });
+    const me = (await get(s, as, '/users/me')).body;
+    expect(state.max_message_id).toBe(me.max_message_id);
+    expect(state).toMatchObject({ user_id: me.user_id, email: me.email, full_name: me.full_name, is_admin: me.is_admin, is_guest: me.is_guest });
+    expect(state.avatar_url).toBe(me.avatar_url);
+
+    const subs = (await get(s, as, '/users/me/subscriptions', { include_subscribers: true })).body.subscriptions;
+    expect(state.subscriptions).toEqual(subs);
+
+    const streams = (await get(s, as, '/streams', { include_all: true })).body.streams;
+    expect(state.streams).toEqual(streams);
+
+    const users = (await get(s, as, '/users', { client_gravatar: true, include_custom_profile_fields: true })).body.members as { is_active: boolean }[];
+    const strip = (list: { is_active: boolean }[]) => list.map(({ is_active: _a, ...u }) => u);
+    expect(state.realm_users).toEqual(strip(users.filter((u) => u.is_active && !('is_system_bot' in u))));
+    expect(state.realm_non_active_users).toEqual(strip(users.filter((u) => !u.is_active)));
+
+    // Every channel the user can see, exactly once, in one of the three lists.
+    const listed = [...state.subscriptions, ...state.unsubscribed, ...state.never_subscribed].map((c: { stream_id: number }) => c.stream_id);
+    expect([...listed].sort((a, b) => a - b)).toEqual(streams.map((c: { stream_id: number }) => c.stream_id).sort((a: number, b: number) => a - b));
+  });
+
+  it('reports unread messages as GET /messages flags them', async () => {
+    const s = sim();
+    await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}]`, content: 'one' });
+    await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}, ${ID.othello}]`, content: 'group' });
+    await send(s, ID.iago, { type: 'stream', to: 'Denmark', topic: 'Lunch', content: '@**King Hamlet** lunch?' });
+    await send(s, ID.iago, { type: 'stream', to: 'Denmark', topic: 'lunch', content: 'same topic, other case' });
+    const { unread_msgs: unread } = await register(s, HAMLET, { fetch_event_types: ['message', 'update_message_flags'] });
+    const fetched = (await get(s, HAMLET, '/messages', { anchor: 'oldest', num_after: 5000 })).body.messages as { id: number; flags: string[] }[];
+    const unreadIds = fetched.filter((m) => !m.flags.includes('read')).map((m) => m.id);
+    const listed = [...unread.pms, ...unread.streams, ...unread.huddles].flatMap((g: { unread_message_ids: number[] }) => g.unread_message_ids);
+    expect(listed.sort((a, b) => a - b)).toEqual(unreadIds);
+    expect(unread.count).toBe(unreadIds.length);
+    expect(unread.mentions).toEqual(fetched.filter((m) => m.flags.includes('mentioned') && !m.flags.includes('read')).map((m) => m.id));
+    const lunch = unread.streams.filter((g: { topic: string }) => g.topic.toLowerCase() === 'lunch');
+    expect(lunch).toHaveLength(1);
+    expect(lunch[0].topic).toBe('Lunch');
+    expect(unread.pms).toContainEqual({ other_user_id: ID.iago, sender_id: ID.iago, unread_message_ids: expect.any(Array) });
+    expect(unread.huddles).toContainEqual({ user_ids_string: [HAMLET, ID.iago, ID.othello].sort((a, b) => a - b).join(','), unread_message_ids: expect.any(Array) });
+  });
+});
