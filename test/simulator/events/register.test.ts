@@ -182,6 +182,20 @@ describe('the initial state agrees with the REST endpoints', () => {
     expect([...listed].sort((a, b) => a - b)).toEqual(streams.map((c: { stream_id: number }) => c.stream_id).sort((a: number, b: number) => a - b));
   });
 
+  it('for drafts, saved snippets and navigation views', async () => {
+    const s = sim();
+    const call = (method: string, path: string, body: Record<string, unknown>) => s.request({ method, path: `/api/v1${path}`, as: HAMLET, body });
+    await call('POST', '/drafts', { drafts: [{ type: 'stream', to: [3], topic: 'a', content: 'first' }, { type: 'private', to: [], topic: '', content: 'second' }] });
+    await call('POST', '/saved_snippets', { title: 'Hi', content: 'Hello there' });
+    await call('POST', '/navigation_views', { fragment: 'narrow/is/alerted', is_pinned: true, name: 'Alerts' });
+    const state = await register(s, HAMLET, { fetch_event_types: ['drafts', 'saved_snippets', 'navigation_views'] });
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    expect([...state.drafts].sort(byId)).toEqual([...(await get(s, HAMLET, '/drafts')).body.drafts].sort(byId));
+    expect(state.saved_snippets).toEqual((await get(s, HAMLET, '/saved_snippets')).body.saved_snippets);
+    expect(state.navigation_views).toEqual((await get(s, HAMLET, '/navigation_views')).body.navigation_views);
+    expect(state.drafts).toHaveLength(2);
+  });
+
   it('reports unread messages as GET /messages flags them', async () => {
     const s = sim();
     await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}]`, content: 'one' });
