@@ -2,7 +2,7 @@
 // competing poll or DELETE, or by its heartbeat; a client that walks away releases it. In-process
 // and over real HTTP, with a short heartbeat so no test waits Zulip's 45–55 s.
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { basicAuth } from '../../../simulator/index.ts';
 import { ID, sim } from '../helpers.ts';
 import { pending, poll, register, send, settledYet } from './helpers.ts';
@@ -97,6 +97,7 @@ describe('long poll over HTTP', () => {
     const reg = await fetch(`${url}/register`, { method: 'POST', headers: { authorization: auth }, body: new URLSearchParams({ event_types: '["message"]' }) });
     const { queue_id } = (await reg.json()) as { queue_id: string };
     const parked = fetch(`${url}/events?queue_id=${queue_id}&last_event_id=-1`, { headers: { authorization: auth } }).then((r) => r.json());
+    await vi.waitFor(() => expect(s.engine.queues.byId.get(queue_id)!.waiter).not.toBeNull(), { timeout: 10_000 });
     expect(await settledYet(parked)).toBe('pending');
     await send(s, ID.iago, { type: 'stream', to: 'Denmark', topic: 'live', content: 'over the wire' });
     const body = (await parked) as { events: { message: { content: string } }[]; queue_id: string };
@@ -119,11 +120,10 @@ describe('long poll over HTTP', () => {
     const target = new URL(`${url}/events?queue_id=${queue_id}&last_event_id=-1`);
     const req = http.get({ host: target.hostname, port: target.port, path: target.pathname + target.search, headers: { authorization: auth } });
     req.on('error', () => {});
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.engine.queues.byId.get(queue_id)!.waiter).not.toBeNull();
+    const queue = s.engine.queues.byId.get(queue_id)!;
+    await vi.waitFor(() => expect(queue.waiter).not.toBeNull(), { timeout: 10_000 });
     req.destroy();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.engine.queues.byId.get(queue_id)!.waiter).toBeNull();
+    await vi.waitFor(() => expect(queue.waiter).toBeNull(), { timeout: 10_000 });
     expect(await pending(s, HAMLET, queue_id)).toEqual([]);
   });
 });
