@@ -22,10 +22,10 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildCatalog } from '../catalog/pipeline.ts';
 import { parseCli } from '../cli/args.ts';
+import { PROJECT_ROOT } from '../cli/root.ts';
 import { startCatalogServer } from '../cli/catalog-server.ts';
 
 const SELF = fileURLToPath(import.meta.url);
-const ROOT = path.resolve(path.dirname(SELF), '../..');
 
 const USAGE = `Usage: npm run bench:serve -- [--seconds S] [--rounds N] [--connections C] [--workers W] [--dist DIR]
 
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   if (!dist) {
     work = await mkdtemp(path.join(os.tmpdir(), 'catalog-serve-bench-'));
     dist = path.join(work, 'dist');
-    const built = await buildCatalog({ contentDir: path.join(ROOT, 'content'), outDir: dist, sourceDateEpoch: '' });
+    const built = await buildCatalog({ contentDir: path.join(PROJECT_ROOT, 'content'), outDir: dist, sourceDateEpoch: '' });
     if (!built.ok) throw new Error('content/ does not build');
   }
   const urlPath = smallestDetail(dist);
