@@ -397,6 +397,20 @@ export interface OutgoingPush {
 export const PUSH_SERVICE_FAILURES = ['admin_action_required', 'failed_to_connect', 'server_error'] as const;
 export type PushServiceFailure = (typeof PUSH_SERVICE_FAILURES)[number];
 
+/** Zulip's UserTopic.VisibilityPolicy: how a user wants one topic treated. */
+export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
+export type VisibilityPolicy = (typeof VISIBILITY_POLICY)[keyof typeof VISIBILITY_POLICY];
+
+/** One user's setting for one topic (Zulip's UserTopic row; `inherit` is the absence of a row). */
+export interface UserTopicRecord {
+  streamId: number;
+  /** As the user last named it (topics match case-insensitively). */
+  topicName: string;
+  /** Unix seconds. */
+  lastUpdated: number;
+  visibilityPolicy: Exclude<VisibilityPolicy, 0>;
+}
+
 /** An email the server would have sent (no I/O in the simulator: recorded instead). */
 export interface OutboxEmail {
   to: string;
@@ -462,6 +476,11 @@ export interface State {
   pushOutbox: OutgoingPush[];
   /** The simulated push service; a failure makes every push fail that way until cleared. */
   pushService: { failure: PushServiceFailure | null };
+  /**
+   * User id → topic key (`userTopicKey`) → the user's topic setting, oldest change first (a change
+   * moves the row to the end, as Zulip replaces the row).
+   */
+  userTopics: Map<number, Map<string, UserTopicRecord>>;
 }
 
 export function emptyState(realm: Realm): State {
@@ -491,6 +510,7 @@ export function emptyState(realm: Realm): State {
     clientDevices: new Map(),
     pushOutbox: [],
     pushService: { failure: null },
+    userTopics: new Map(),
   };
 }
 

@@ -7,6 +7,7 @@ import { compileNarrow, highlightHtml, type CompiledNarrow } from '../narrow/com
 import type { NarrowTerm } from '../narrow/parse.ts';
 import type { Message } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';
+import { isConversationMuted } from '../user-topics.ts';
 import { viewerFlagBits } from './access.ts';
 import { apiFlags, formatMessage, type FormatOptions } from './format.ts';
 import { FLAG_BITS, getMessage, lowerBound, type StoredMessage } from './store.ts';
@@ -88,13 +89,13 @@ function positionOf(engine: Engine, narrow: CompiledNarrow, id: number): number 
 
 /**
  * Zulip's find_first_unread_anchor: the first unread message in the narrow, skipping muted
- * channels unless the narrow names a channel (muting conditions do not apply inside one).
+ * conversations (exclude_muting_conditions): a narrow that names a channel skips only the topics
+ * muted in it, not the channel's own muting.
  */
 function firstUnread(engine: Engine, viewer: UserRecord | undefined, narrow: CompiledNarrow): number {
   if (!viewer) return LARGER_THAN_MAX_MESSAGE_ID;
-  const namesChannel = narrow.terms.some((t) => (t.operator === 'channel' || t.operator === 'stream') && !t.negated);
-  const muted = (m: StoredMessage) =>
-    !namesChannel && m.streamId !== null && engine.state.subscriptions.get(m.streamId)?.get(viewer.id)?.is_muted === true;
+  const insideChannel = narrow.terms.some((t) => (t.operator === 'channel' || t.operator === 'stream') && !t.negated);
+  const muted = (m: StoredMessage) => m.streamId !== null && isConversationMuted(engine, viewer.id, m.streamId, m.topic, { insideChannel });
   for (const hit of walk(engine, viewer, narrow, 0, 1)) {
     if ((hit.bits & FLAG_BITS.read) === 0 && (hit.bits & FLAG_BITS.historical) === 0 && !muted(hit.message)) return hit.message.id;
   }

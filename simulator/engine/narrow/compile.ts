@@ -2,9 +2,10 @@
 // channel and user operands against the state and raising Zulip's BAD_NARROW errors
 // (zerver/lib/narrow.py NarrowBuilder). Also picks the smallest index to scan.
 import { getStreamById, getStreamByName, getUser, getUserByApiEmail, type Engine } from '../core.ts';
-import type { StreamRecord, UserRecord } from '../state.ts';
+import { VISIBILITY_POLICY, type StreamRecord, type UserRecord } from '../state.ts';
 import { canAccessMessage, canAccessStreamHistory, viewerFlagBits } from '../messages/access.ts';
 import { dmKey, FLAG_BITS, getMessage, topicKey, type StoredMessage } from '../messages/store.ts';
+import { isConversationMuted, topicVisibilityPolicy } from '../user-topics.ts';
 import { hasId, keywordLists, searchKeywords } from './search.ts';
 import { badNarrow, CHANNEL_OPERATORS, CHANNELS_OPERATORS, type NarrowTerm, type Operand } from './parse.ts';
 
@@ -211,7 +212,9 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
         break;
       case 'in': {
         if (operand === 'home') {
-          predicate = (m) => !(m.streamId !== null && viewer && isMutedChannel(engine, viewer.id, m.streamId));
+          // exclude_muting_conditions(user, []): muted channels (but their unmuted and followed
+          // topics) and muted topics are not "home", whatever channel the narrow names.
+          predicate = (m) => !(m.streamId !== null && viewer && isConversationMuted(engine, viewer.id, m.streamId, m.topic));
         } else if (operand === 'all') {
           predicate = () => true;
         } else {
@@ -272,10 +275,6 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
   };
 }
 
-function isMutedChannel(engine: Engine, userId: number, streamId: number): boolean {
-  return engine.state.subscriptions.get(streamId)?.get(userId)?.is_muted === true;
-}
-
 function isPredicate(
   engine: Engine,
   viewer: UserRecord | undefined,
@@ -301,10 +300,9 @@ function isPredicate(
     case 'resolved':
       return (m) => m.streamId !== null && m.topic.startsWith(RESOLVED_PREFIX);
     case 'followed':
-      // Topic follow state is not modelled yet: no topic is followed.
-      return () => false;
+      return (m) => m.streamId !== null && viewer !== undefined && topicVisibilityPolicy(engine, viewer.id, m.streamId, m.topic) === VISIBILITY_POLICY.followed;
     case 'muted':
-      return (m) => m.streamId !== null && viewer !== undefined && isMutedChannel(engine, viewer.id, m.streamId);
+      return (m) => m.streamId !== null && viewer !== undefined && isConversationMuted(engine, viewer.id, m.streamId, m.topic);
     default:
       throw badNarrow(`unknown 'is' operand ${operand}`);
   }

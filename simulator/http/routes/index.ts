@@ -16,6 +16,7 @@ import { profileFieldRoutes } from './profile-fields.ts';
 import { serverRoutes } from './server.ts';
 import { statusRoutes } from './statuses.ts';
 import { uploadRoutes } from './uploads.ts';
+import { userTopicRoutes } from './user-topics.ts';
 import { userRoutes } from './users.ts';
 import { videoCallRoutes } from './video-calls.ts';
 
@@ -38,4 +39,5 @@ export const routes: readonly Route[] = [
   ...inviteRoutes,
   ...uploadRoutes,
   ...eventRoutes,
+  ...userTopicRoutes,
 ];

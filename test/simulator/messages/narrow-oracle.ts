@@ -35,7 +35,10 @@ export function narrowArbitrary(vocabulary: NarrowVocabulary = { topics, words, 
     fc.record({ operator: fc.constantFrom('topic', 'subject'), operand: fc.constantFrom(...vocabulary.topics) }),
     fc.record({ operator: fc.constant('sender'), operand: fc.constantFrom<string | number>(...emails, 10, 12) }),
     fc.record({ operator: fc.constantFrom('dm', 'pm-with'), operand: fc.constantFrom<string | number[]>(...emails, [11], [8, 11, 12]) }),
-    fc.record({ operator: fc.constant('is'), operand: fc.constantFrom('dm', 'private', 'starred', 'unread', 'mentioned', 'resolved', 'shiny') }),
+    fc.record({
+      operator: fc.constant('is'),
+      operand: fc.constantFrom('dm', 'private', 'starred', 'unread', 'mentioned', 'resolved', 'followed', 'muted', 'shiny'),
+    }),
     fc.record({ operator: fc.constant('has'), operand: fc.constantFrom('reaction', 'link', 'image', 'attachment', 'cheese') }),
     fc.record({ operator: fc.constant('search'), operand: fc.constantFrom(...vocabulary.words) }),
     fc.record({ operator: fc.constantFrom('near', 'id'), operand: fc.integer({ min: 0, max: 70 }) }),
@@ -72,7 +75,20 @@ export function bruteForce(state: State, viewerEmail: string, narrow: NarrowTerm
   };
   let history = false;
   for (const t of narrow) if ((t.operator === 'channel' || t.operator === 'stream') && !t.negated) history = historyOk(channel(t.operand)!.id);
-  if (narrow.some((t) => t.operator === 'is' && t.operand !== 'resolved')) history = false;
+  if (narrow.some((t) => t.operator === 'is' && t.operand !== 'resolved' && t.operand !== 'followed')) history = false;
+  // The viewer's topic settings, read straight from the rows (1 muted, 2 unmuted, 3 followed).
+  const policy = (m: StoredMessage) => {
+    for (const row of state.userTopics.get(viewer.id)?.values() ?? []) {
+      if (row.streamId === m.streamId && row.topicName.toLowerCase() === m.topic.toLowerCase()) return row.visibilityPolicy;
+    }
+    return 0;
+  };
+  const muted = (m: StoredMessage) => {
+    if (m.streamId === null) return false;
+    if (policy(m) === 1) return true;
+    const channelMuted = state.subscriptions.get(m.streamId)?.get(viewer.id)?.is_muted === true;
+    return channelMuted && policy(m) !== 2 && policy(m) !== 3;
+  };
   const text = (m: StoredMessage) => m.renderedContent.replace(/<[^>]*>/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
   const wordIn = (hay: string, w: string) => new RegExp(`(^|[^\\p{L}\\p{N}_])${w}($|[^\\p{L}\\p{N}_])`, 'iu').test(hay);
   const out: number[] = [];
@@ -113,7 +129,11 @@ export function bruteForce(state: State, viewerEmail: string, narrow: NarrowTerm
                   ? (bits! & FLAG_BITS.read) === 0
                   : t.operand === 'mentioned'
                     ? (bits! & (FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0
-                    : m.streamId !== null && m.topic.startsWith('✔ ');
+                    : t.operand === 'followed'
+                      ? m.streamId !== null && policy(m) === 3
+                      : t.operand === 'muted'
+                        ? muted(m)
+                        : m.streamId !== null && m.topic.startsWith('✔ ');
           break;
         case 'has':
           r = t.operand === 'reaction' ? (m.reactions?.length ?? 0) > 0 : t.operand === 'link' ? m.hasLink : t.operand === 'image' ? m.hasImage : m.hasAttachment;
@@ -125,6 +145,9 @@ export function bruteForce(state: State, viewerEmail: string, narrow: NarrowTerm
           break;
         case 'id':
           r = m.id === t.operand;
+          break;
+        case 'in':
+          r = t.operand === 'home' ? !muted(m) : true;
           break;
         default:
           r = true;
