@@ -25,6 +25,7 @@ import type { UserRecord } from './state.ts';
 import { subscriptionState } from './subscriptions.ts';
 import { userGroupsRegisterState } from './user-groups.ts';
 import { userStatusRegisterState } from './user-status.ts';
+import { mutedTopicsRegisterState, userTopicsRegisterState } from './user-topics.ts';
 import { legacyDisplaySettingsState, legacyNotificationSettingsState, userSettingsState } from './user-settings.ts';
 import { realmBotState, realmUserState } from './users.ts';
 import { videoCallsRegisterState } from './video-calls.ts';
@@ -55,7 +56,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['device', (c) => devicesRegisterState(c.engine, c.user)],
   ['drafts', (c) => draftsRegisterState(c.engine, c.user)],
   ['message', (c) => maxMessageIdState(c.engine, c.user)],
-  ['muted_topics', (c) => (c.listedEventType('user_topic') ? nothing : { muted_topics: [] })],
+  ['muted_topics', (c) => (c.listedEventType('user_topic') ? nothing : mutedTopicsRegisterState(c.engine, c.user))],
   ['muted_users', () => ({ muted_users: [] })],
   ['navigation_views', (c) => navigationViewsRegisterState(c.engine, c.user)],
   ['onboarding_steps', () => ({ onboarding_steps: [] })],
@@ -101,7 +102,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['update_global_notifications', (c) => (c.capabilities.user_settings_object ? nothing : legacyNotificationSettingsState())],
   ['user_settings', (c) => userSettingsState(c.engine, c.user)],
   ['user_status', (c) => userStatusRegisterState(c.engine, c.user)],
-  ['user_topic', () => ({ user_topics: [] })],
+  ['user_topic', (c) => userTopicsRegisterState(c.engine, c.user)],
   ['channel_folders', (c) => channelFoldersRegisterState(c.engine)],
   ['video_calls', (c) => videoCallsRegisterState(c.engine, c.user)],
   ['push_device', () => ({ push_devices: {} })],

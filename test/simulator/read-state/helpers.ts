@@ -2,6 +2,7 @@
 // users): short request forms and a recorder of the events each action sends, with their users.
 import { createSimulator, fixedClock, type Credentials, type Simulator } from '../../../simulator/index.ts';
 import type { Fixture } from '../../../types/chat/fixture.ts';
+import { watchEvents } from '../helpers.ts';
 
 export { CORDELIA, DESDEMONA, error, fetchMessages, HAMLET, IAGO, OTHELLO, POLONIUS, PROSPERO, sim } from '../messages/helpers.ts';
 
@@ -17,21 +18,14 @@ export function call(s: Simulator, method: string, as: Credentials, path: string
   return s.request({ method, path: `/api/v1${path}`, as, body });
 }
 
-export interface Sent {
-  event: Record<string, any>;
-  users: number[];
-}
+export type { Delivered as Sent } from '../helpers.ts';
 
-/** Records from now on: `take()` answers the events sent since the last take, oldest first. */
-export function recordEvents(s: Simulator): { take(): Sent[] } {
-  let mark = s.engine.eventLog.length;
-  return {
-    take() {
-      const out = s.engine.eventLog.slice(mark).map((e) => ({ event: e.event as Record<string, any>, users: e.users }));
-      mark = s.engine.eventLog.length;
-      return out;
-    },
-  };
+/**
+ * An event queue for every active user from now on (all event types, modern capabilities):
+ * `take()` answers what they got since the last take, each event once with the users who got it.
+ */
+export function recordEvents(s: Simulator) {
+  return watchEvents(s);
 }
 
 /** The ids of the messages a narrow shows the user (GET /messages, oldest first). */

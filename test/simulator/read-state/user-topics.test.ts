@@ -2,6 +2,7 @@
 // user alone, none when nothing changes), their errors, and what the policies do to narrows
 // (is:followed, is:muted, in:home) and to the first_unread anchor.
 import { describe, expect, test } from 'vitest';
+import { register } from '../events/helpers.ts';
 import { devFixture } from '../helpers.ts';
 import { call, CORDELIA, error, fetchMessages, HAMLET, IAGO, idsIn, NOW, OTHELLO, recordEvents, sendTo, stillSim } from './helpers.ts';
 
@@ -91,6 +92,25 @@ describe('POST /user_topics', () => {
   test.each(invalid)('%s', async (_name, body, expected) => {
     const res = await setPolicy(stillSim(), HAMLET, body);
     expect([res.status, res.body]).toEqual([400, expected]);
+  });
+});
+
+describe('/register state', () => {
+  test('user_topics lists every setting, oldest change first; the legacy muted_topics only muted ones', async () => {
+    const s = stillSim();
+    await setPolicy(s, HAMLET, { stream_id: DENMARK, topic: 'castle', visibility_policy: 1 });
+    await setPolicy(s, HAMLET, { stream_id: VERONA, topic: 'lunch', visibility_policy: 3 });
+    await setPolicy(s, HAMLET, { stream_id: DENMARK, topic: 'Castle', visibility_policy: 2 });
+    const state = await register(s, HAMLET, { fetch_event_types: ['user_topic', 'muted_topics'] });
+    expect(state.user_topics).toEqual([
+      { stream_id: VERONA, topic_name: 'lunch', last_updated: NOW, visibility_policy: 3 },
+      { stream_id: DENMARK, topic_name: 'Castle', last_updated: NOW, visibility_policy: 2 },
+    ]);
+    expect(state.muted_topics).toEqual([]);
+    await setPolicy(s, HAMLET, { stream_id: VERONA, topic: 'lunch', visibility_policy: 1 });
+    const legacyOnly = await register(s, HAMLET, { fetch_event_types: ['muted_topics'] });
+    expect(legacyOnly.muted_topics).toEqual([['Verona', 'lunch', NOW]]);
+    expect((await register(s, IAGO, { fetch_event_types: ['user_topic'] })).user_topics).toEqual([]);
   });
 });
 
