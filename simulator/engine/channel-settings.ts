@@ -3,11 +3,10 @@
  * kind of channel, the new channel's record, and who hears about it.
  */
 import { accessChannelFolder } from './channel-folders.ts';
-import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
+import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
-import { accessGroupSetting, normalizeGroupSetting } from './groups.ts';
+import { accessGroupSetting, hasRealmGroupPermission, normalizeGroupSetting } from './groups.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
-import { isUserInGroup } from './core.ts';
 import { renderDescription } from './render.ts';
 import {
   nextId,
@@ -126,7 +125,7 @@ export function checkSettingValues(engine: Engine, s: ChannelSettings, actor?: U
 
 /** UserProfile.can_set_topics_policy: administrators, or members of the realm's group. */
 export function canSetTopicsPolicy(engine: Engine, user: UserRecord): boolean {
-  return isAdmin(user) || isUserInGroup(engine, user.id, engine.state.realm.can_set_topics_policy_group);
+  return isAdmin(user) || hasRealmGroupPermission(engine, user, 'can_set_topics_policy_group');
 }
 
 /** Stream.stream_permission_group_settings in declaration order (the order errors come in). */
@@ -169,7 +168,7 @@ export function checkGroupSettings(
     }
     const value = accessGroupSetting(engine, key, requested);
     const deletion = key === 'can_delete_any_message_group' || key === 'can_delete_own_message_group';
-    if (deletion && value !== g['role:nobody'] && !isModerator(actor)) throw ChatError.insufficientPermission();
+    if (deletion && value !== g['role:nobody'] && !hasRealmGroupPermission(engine, actor, 'can_set_delete_message_policy_group')) throw ChatError.insufficientPermission();
     groups[key] = value;
   }
   return groups;
@@ -188,13 +187,13 @@ export function checkCreationSettings(
   // only by administrators and never private, then the web-public prerequisites, then owners
   // for a retention period.
   const realm = engine.state.realm;
-  const kindGroup = s.invite_only ? realm.can_create_private_channel_group : realm.can_create_public_channel_group;
-  if (!isUserInGroup(engine, actor.id, kindGroup)) throw ChatError.insufficientPermission();
+  const kindSetting = s.invite_only ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
+  if (!hasRealmGroupPermission(engine, actor, kindSetting)) throw ChatError.insufficientPermission();
   if (s.is_default_stream && !isAdmin(actor)) throw ChatError.insufficientPermission();
   if (s.is_default_stream && s.invite_only) throw ChatError.badRequest('A default channel cannot be private.');
   if (s.is_web_public) {
     if (!realm.enable_spectator_access) throw ChatError.badRequest('Web-public channels are not enabled.');
-    if (!isUserInGroup(engine, actor.id, realm.can_create_web_public_channel_group)) throw ChatError.insufficientPermission();
+    if (!hasRealmGroupPermission(engine, actor, 'can_create_web_public_channel_group')) throw ChatError.insufficientPermission();
   }
   if (s.message_retention_days !== undefined && s.message_retention_days !== 'realm_default' && !isOwner(actor)) {
     throw ChatError.ownerRequired();

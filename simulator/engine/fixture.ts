@@ -8,13 +8,14 @@ import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' 
 import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat/fixture.ts';
 import { storedContentType } from './attachments.ts';
 import { randomApiKey, type Deps } from './deps.ts';
+import { REALM_GROUP_SETTING_RULES } from './groups.ts';
 import { renderDescription } from './render.ts';
 import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './system-groups.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
   EMAIL_VISIBILITY,
   INVALID_GROUP_NAME_PREFIXES,
-  REALM_MESSAGE_GROUP_SETTINGS,
+  REALM_GROUP_SETTINGS,
   ROLE,
   emptyState,
   nextId,
@@ -23,7 +24,8 @@ import {
   type ChannelGroupSetting,
   type GroupSettingValue,
   type Realm,
-  type RealmMessageGroupSetting,
+  type RealmGroupSetting,
+  type RealmGroupSettings,
   type State,
   type StreamRecord,
   type SubscriptionRecord,
@@ -252,15 +254,6 @@ function buildRealm(fixture: Fixture): Realm {
     custom_profile_fields: [],
     default_stream_ids: new Set(),
     system_groups: {},
-    can_create_public_channel_group: 0,
-    can_create_private_channel_group: 0,
-    can_create_web_public_channel_group: 0,
-    can_add_subscribers_group: 0,
-    can_set_topics_policy_group: 0,
-    can_create_groups: 0,
-    can_manage_all_groups: 0,
-    create_multiuse_invite_group: 0,
-    can_invite_users_group: 0,
     waiting_period_threshold: r.waiting_period_threshold ?? 0,
     allow_message_editing: r.allow_message_editing ?? true,
     message_content_edit_limit_seconds: timeLimit(r.message_content_edit_limit_seconds, 600),
@@ -268,33 +261,44 @@ function buildRealm(fixture: Fixture): Realm {
     move_messages_within_stream_limit_seconds: timeLimit(r.move_messages_within_stream_limit_seconds, 604_800),
     move_messages_between_streams_limit_seconds: timeLimit(r.move_messages_between_streams_limit_seconds, 604_800),
     message_edit_history_visibility_policy: r.message_edit_history_visibility_policy ?? 'all',
-    // Group settings are resolved once the system groups exist (realmMessageGroups).
-    can_move_messages_between_topics_group: 0,
-    can_move_messages_between_channels_group: 0,
-    can_resolve_topics_group: 0,
-    can_delete_any_message_group: 0,
-    can_delete_own_message_group: 0,
+    topics_policy: 'allow_empty_topic',
+    // Zulip's defaults for a new organization (zerver/models/realms.py).
+    avatar_changes_disabled: false,
+    default_code_block_language: '',
+    default_language: 'en',
+    digest_emails_enabled: false,
+    digest_weekday: 1,
+    disallow_disposable_email_addresses: true,
+    email_changes_disabled: false,
+    emails_restricted_to_domains: false,
+    enable_guest_user_dm_warning: true,
+    enable_guest_user_indicator: true,
+    enable_read_receipts: false,
+    giphy_rating: 2,
+    inline_image_preview: true,
+    inline_url_embed_preview: false,
+    invite_required: true,
+    jitsi_server_url: null,
+    message_content_allowed_in_email_notifications: true,
+    name_changes_disabled: false,
+    require_e2ee_push_notifications: false,
+    require_unique_names: false,
+    send_welcome_emails: true,
+    video_chat_provider: 1,
+    want_advertise_in_communities_directory: false,
+    welcome_message_custom_text: '',
+    org_type: 0,
+    signup_announcements_stream_id: null,
+    zulip_update_announcements_stream_id: null,
+    moderation_request_channel_id: null,
+    // Group settings are resolved once the system groups exist (setRealmGroupDefaults).
+    ...(Object.fromEntries(REALM_GROUP_SETTINGS.map((key) => [key, 0])) as RealmGroupSettings),
   };
 }
 
 /** A fixture time limit: absent means Zulip's default, null means unlimited. */
 function timeLimit(value: number | null | undefined, fallback: number): number | null {
   return value === undefined ? fallback : value;
-}
-
-/** Zulip's defaults for the realm's message permission groups (REALM_PERMISSION_GROUP_SETTINGS). */
-const REALM_MESSAGE_GROUP_DEFAULTS: Record<RealmMessageGroupSetting, string> = {
-  can_move_messages_between_topics_group: 'role:everyone',
-  can_move_messages_between_channels_group: 'role:members',
-  can_resolve_topics_group: 'role:everyone',
-  can_delete_any_message_group: 'role:administrators',
-  can_delete_own_message_group: 'role:everyone',
-};
-
-function realmMessageGroups(state: State, r: Fixture['realm']): void {
-  for (const key of REALM_MESSAGE_GROUP_SETTINGS) {
-    state.realm[key] = state.realm.system_groups[r[key] ?? REALM_MESSAGE_GROUP_DEFAULTS[key]]!;
-  }
 }
 
 /**
@@ -318,19 +322,14 @@ export function defaultChannelGroups(state: State, creatorId: number | null): Re
   return out;
 }
 
-/** The realm's permission defaults (Realm.REALM_PERMISSION_GROUP_SETTINGS), once the system groups exist. */
+/**
+ * The realm's group settings (Realm.REALM_PERMISSION_GROUP_SETTINGS), once the system groups
+ * exist: the fixture's system group where it names one, else Zulip's default.
+ */
 function setRealmGroupDefaults(state: State, fixture: Fixture): void {
   const g = state.realm.system_groups;
-  const r = fixture.realm;
-  state.realm.can_create_public_channel_group = g['role:members']!;
-  state.realm.can_create_private_channel_group = g['role:members']!;
-  state.realm.can_create_web_public_channel_group = g['role:owners']!;
-  state.realm.can_add_subscribers_group = g['role:members']!;
-  state.realm.can_set_topics_policy_group = g['role:members']!;
-  state.realm.can_create_groups = g[r.can_create_groups ?? 'role:members']!;
-  state.realm.can_manage_all_groups = g[r.can_manage_all_groups ?? 'role:owners']!;
-  state.realm.create_multiuse_invite_group = g[r.create_multiuse_invite_group ?? 'role:administrators']!;
-  state.realm.can_invite_users_group = g[r.can_invite_users_group ?? 'role:members']!;
+  const named = fixture.realm as Partial<Record<RealmGroupSetting, string>>;
+  for (const key of REALM_GROUP_SETTINGS) state.realm[key] = g[named[key] ?? REALM_GROUP_SETTING_RULES[key].default]!;
 }
 
 export function newSubscription(color: string): SubscriptionRecord {
@@ -373,7 +372,6 @@ export function loadFixture(input: Fixture, deps: Deps): State {
   const created = fixture.realm.date_created ?? 1_700_000_000;
   createSystemGroups(state);
   setRealmGroupDefaults(state, fixture);
-  realmMessageGroups(state, fixture.realm);
 
   for (const f of fixture.custom_profile_fields ?? []) {
     realm.custom_profile_fields.push({

@@ -7,7 +7,7 @@
  */
 import { isGuest, isUserInGroupSetting, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
-import type { GroupSettingValue, UserRecord } from './state.ts';
+import type { GroupSettingValue, RealmGroupSetting, UserRecord } from './state.ts';
 
 /**
  * What a setting accepts (upstream's GroupPermissionSetting). role:internet is refused by every
@@ -19,6 +19,10 @@ export interface SettingRule {
   allowNobody: boolean;
   /** Further system groups the setting refuses, checked after role:everyone. */
   refused?: readonly string[];
+  /** Only a system group will do (require_system_group): no user-made or anonymous group. */
+  requireSystemGroup?: boolean;
+  /** When set, the only system groups the setting accepts (allowed_system_groups). */
+  allowedSystemGroups?: readonly string[];
 }
 
 const open: SettingRule = { allowEveryone: true, allowNobody: true };
@@ -50,11 +54,56 @@ export const SETTING_RULES: Readonly<Record<string, SettingRule>> = {
   // The project's specification refuses role:owners here (Zulip 8–9 did; current upstream allows it).
   can_mention_group: { ...open, refused: ['role:owners'] },
   can_remove_members_group: noEveryone,
-  // realm
-  can_create_groups: noEveryone,
-  can_manage_all_groups: noEveryone,
-  create_multiuse_invite_group: noEveryone,
-  can_invite_users_group: noEveryone,
+};
+
+/** A realm setting's rule and its default system group. */
+export interface RealmSettingRule extends SettingRule {
+  default: string;
+}
+
+const realmRule = (rule: SettingRule, defaultGroup: string): RealmSettingRule => ({ ...rule, default: defaultGroup });
+
+/**
+ * The realm's group settings (Realm.REALM_PERMISSION_GROUP_SETTINGS): what each accepts and its
+ * default. Their rules differ from the channel settings of the same name (the realm's
+ * can_delete_any_message_group refuses role:everyone, a channel's accepts it), hence a table of
+ * their own.
+ */
+export const REALM_GROUP_SETTING_RULES: Readonly<Record<RealmGroupSetting, RealmSettingRule>> = {
+  create_multiuse_invite_group: realmRule(noEveryone, 'role:administrators'),
+  can_access_all_users_group: realmRule(
+    { allowEveryone: true, allowNobody: false, requireSystemGroup: true, allowedSystemGroups: ['role:everyone', 'role:members'] },
+    'role:everyone',
+  ),
+  can_add_subscribers_group: realmRule(noEveryone, 'role:members'),
+  can_add_custom_emoji_group: realmRule(noEveryone, 'role:members'),
+  can_create_bots_group: realmRule(noEveryone, 'role:members'),
+  can_create_groups: realmRule(noEveryone, 'role:members'),
+  can_create_public_channel_group: realmRule(noEveryone, 'role:members'),
+  can_create_private_channel_group: realmRule(noEveryone, 'role:members'),
+  can_create_web_public_channel_group: realmRule(
+    {
+      ...noEveryone,
+      requireSystemGroup: true,
+      allowedSystemGroups: ['role:moderators', 'role:administrators', 'role:owners', 'role:nobody'],
+    },
+    'role:owners',
+  ),
+  can_create_write_only_bots_group: realmRule(noEveryone, 'role:members'),
+  can_delete_any_message_group: realmRule(noEveryone, 'role:administrators'),
+  can_delete_own_message_group: realmRule(open, 'role:everyone'),
+  can_invite_users_group: realmRule(noEveryone, 'role:members'),
+  can_manage_all_groups: realmRule({ allowEveryone: false, allowNobody: false }, 'role:owners'),
+  can_manage_billing_group: realmRule({ allowEveryone: false, allowNobody: false }, 'role:administrators'),
+  can_mention_many_users_group: realmRule(open, 'role:administrators'),
+  can_move_messages_between_channels_group: realmRule(noEveryone, 'role:members'),
+  can_move_messages_between_topics_group: realmRule(open, 'role:everyone'),
+  can_resolve_topics_group: realmRule(open, 'role:everyone'),
+  can_set_delete_message_policy_group: realmRule(noEveryone, 'role:moderators'),
+  can_set_topics_policy_group: realmRule(open, 'role:members'),
+  can_summarize_topics_group: realmRule(open, 'role:everyone'),
+  direct_message_initiator_group: realmRule(open, 'role:everyone'),
+  direct_message_permission_group: realmRule(open, 'role:everyone'),
 };
 
 function ruleFor(setting: string): SettingRule {
@@ -124,14 +173,20 @@ export function normalizeGroupSetting(engine: Engine, value: GroupSettingValue):
  * members of the realm (`Invalid user ID: N`) and existing, active subgroups. Returns the value
  * as stored: ids deduplicated and sorted.
  */
-export function accessGroupSetting(engine: Engine, setting: string, value: GroupSettingValue): GroupSettingValue {
-  const rule = ruleFor(setting);
+export function accessGroupSetting(
+  engine: Engine,
+  setting: string,
+  value: GroupSettingValue,
+  rule: SettingRule = ruleFor(setting),
+): GroupSettingValue {
   const groups = engine.state.userGroups;
   const normalized = normalizeGroupSetting(engine, value);
+  const systemGroupRequired = () => ChatError.badRequest(`'${setting}' must be a system user group.`);
   if (typeof normalized === 'number') {
     const group = groups.get(normalized);
     if (!group) throw ChatError.badRequest('Invalid user group');
     if (group.deactivated) throw ChatError.badRequest('User group is deactivated.');
+    if (rule.requireSystemGroup && !group.is_system_group) throw systemGroupRequired();
     if (group.is_system_group) {
       const refused = [
         'role:internet',
@@ -139,10 +194,12 @@ export function accessGroupSetting(engine: Engine, setting: string, value: Group
         ...(rule.allowEveryone ? [] : ['role:everyone']),
         ...(rule.refused ?? []),
       ];
-      if (refused.includes(group.name)) throw ChatError.badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
+      const notAllowed = rule.allowedSystemGroups !== undefined && !rule.allowedSystemGroups.includes(group.name);
+      if (refused.includes(group.name) || notAllowed) throw ChatError.badRequest(`'${setting}' setting cannot be set to '${group.name}' group.`);
     }
     return normalized;
   }
+  if (rule.requireSystemGroup) throw systemGroupRequired();
   for (const id of normalized.direct_members) {
     const user = engine.state.users.get(id);
     if (!user || !user.is_active || user.is_system_bot) throw ChatError.badRequest(`Invalid user ID: ${id}`);
@@ -180,6 +237,16 @@ export function sameGroupSetting(a: GroupSettingValue, b: GroupSettingValue): bo
 export function hasGroupPermission(engine: Engine, user: UserRecord, setting: string, value: GroupSettingValue): boolean {
   if (!ruleFor(setting).allowEveryone && isGuest(user)) return false;
   return isUserInGroupSetting(engine, user.id, value);
+}
+
+/**
+ * UserProfile.has_permission for a realm setting: membership of the setting's current value,
+ * guests kept out of settings that refuse role:everyone. Read at every check, so a PATCH /realm
+ * takes effect on the next request.
+ */
+export function hasRealmGroupPermission(engine: Engine, user: UserRecord, setting: RealmGroupSetting): boolean {
+  if (!REALM_GROUP_SETTING_RULES[setting].allowEveryone && isGuest(user)) return false;
+  return isUserInGroupSetting(engine, user.id, engine.state.realm[setting]);
 }
 
 /** Whether `value` names `groupId`, directly or as a subgroup of its anonymous group. */

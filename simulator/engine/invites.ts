@@ -7,7 +7,7 @@
 import { activeUsers, canAccessStreamContent, isAdmin, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
-import { groupSettingForApi, hasGroupPermission } from './groups.ts';
+import { groupSettingForApi, hasRealmGroupPermission } from './groups.ts';
 import { ROLE, nextId, type GroupSettingValue, type MultiuseInvite, type Role, type UserRecord } from './state.ts';
 import { canAddSubscribers } from './subscriptions.ts';
 import { accessGroupForUpdate } from './user-groups.ts';
@@ -95,7 +95,7 @@ function accessStreamsForInvite(engine: Engine, actor: UserRecord, streamIds: re
  */
 export function createMultiuseInvite(engine: Engine, actor: UserRecord, p: CreateInviteParams): Outcome<{ invite_link: string }> {
   const realm = engine.state.realm;
-  if (!hasGroupPermission(engine, actor, 'create_multiuse_invite_group', realm.create_multiuse_invite_group)) {
+  if (!hasRealmGroupPermission(engine, actor, 'create_multiuse_invite_group')) {
     throw ChatError.insufficientPermission();
   }
   checkInviteRole(actor, p.invite_as);
@@ -184,6 +184,6 @@ export function invitesRegisterState(
   return {
     realm_create_multiuse_invite_group: groupSettingForApi(engine, realm.create_multiuse_invite_group),
     realm_can_invite_users_group: groupSettingForApi(engine, realm.can_invite_users_group),
-    can_invite_others_to_realm: hasGroupPermission(engine, user, 'can_invite_users_group', realm.can_invite_users_group),
+    can_invite_others_to_realm: hasRealmGroupPermission(engine, user, 'can_invite_users_group'),
   };
 }

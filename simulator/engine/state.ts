@@ -45,7 +45,7 @@ export interface RealmEmoji {
   author_id: number | null;
 }
 
-export interface Realm {
+export interface Realm extends RealmGroupSettings {
   id: number;
   string_id: string;
   name: string;
@@ -92,21 +92,6 @@ export interface Realm {
   default_stream_ids: Set<number>;
   /** Group ids of the system groups, by name (`role:everyone`, …). */
   system_groups: Record<string, number>;
-  /** Realm-level group settings (who may create channels, …). */
-  can_create_public_channel_group: number;
-  can_create_private_channel_group: number;
-  can_create_web_public_channel_group: number;
-  can_add_subscribers_group: number;
-  /** Who may give a channel a topics_policy other than inherit (administrators always may). */
-  can_set_topics_policy_group: number;
-  /** Who may create user groups. */
-  can_create_groups: GroupSettingValue;
-  /** Who may manage every user group (as if in each group's can_manage_group). */
-  can_manage_all_groups: GroupSettingValue;
-  /** Who may create reusable invitation links. */
-  create_multiuse_invite_group: GroupSettingValue;
-  /** Who may send email invitations (register's can_invite_others_to_realm). */
-  can_invite_users_group: GroupSettingValue;
   /** Days before a new member becomes a full member (role:fullmembers). */
   waiting_period_threshold: number;
   /** Message editing and moving (reference part 4 §0.2, §1). Limits in seconds; null = no limit. */
@@ -117,14 +102,84 @@ export interface Realm {
   move_messages_between_streams_limit_seconds: number | null;
   /** Who may read edit history: everything, only moves, or nothing. */
   message_edit_history_visibility_policy: EditHistoryVisibility;
-  can_move_messages_between_topics_group: GroupSettingValue;
-  can_move_messages_between_channels_group: GroupSettingValue;
-  can_resolve_topics_group: GroupSettingValue;
-  can_delete_any_message_group: GroupSettingValue;
-  can_delete_own_message_group: GroupSettingValue;
+  /** Whether a channel message may have the empty topic (channels' `inherit` policy follows this). */
+  topics_policy: RealmTopicsPolicy;
+  // Organization settings PATCH /realm changes that the simulator only stores and reports
+  // (Realm.property_types; reference part 4 §14.2).
+  avatar_changes_disabled: boolean;
+  default_code_block_language: string;
+  /** Default language of new users (one of Zulip's language codes). */
+  default_language: string;
+  digest_emails_enabled: boolean;
+  /** 0 Monday … 6 Sunday. */
+  digest_weekday: number;
+  disallow_disposable_email_addresses: boolean;
+  email_changes_disabled: boolean;
+  emails_restricted_to_domains: boolean;
+  enable_guest_user_dm_warning: boolean;
+  enable_guest_user_indicator: boolean;
+  enable_read_receipts: boolean;
+  /** 0 disabled, 1 Y, 2 G, 3 PG, 4 PG-13, 5 R. */
+  giphy_rating: number;
+  inline_image_preview: boolean;
+  inline_url_embed_preview: boolean;
+  invite_required: boolean;
+  /** null: the server's default Jitsi server. */
+  jitsi_server_url: string | null;
+  message_content_allowed_in_email_notifications: boolean;
+  name_changes_disabled: boolean;
+  require_e2ee_push_notifications: boolean;
+  require_unique_names: boolean;
+  send_welcome_emails: boolean;
+  /** 0 none, 1 Jitsi Meet, 3 Zoom, 4 BigBlueButton, 5 Zoom (server to server). */
+  video_chat_provider: number;
+  want_advertise_in_communities_directory: boolean;
+  welcome_message_custom_text: string;
+  /** Zulip's OrgTypeEnum value (0 unspecified). */
+  org_type: number;
+  /** Channels that receive new-user and Zulip-update announcements, and moderation requests; null none. */
+  signup_announcements_stream_id: number | null;
+  zulip_update_announcements_stream_id: number | null;
+  moderation_request_channel_id: number | null;
 }
 
 export type EditHistoryVisibility = 'all' | 'moves' | 'none';
+
+export type RealmTopicsPolicy = 'allow_empty_topic' | 'disable_empty_topic';
+
+/**
+ * Every realm setting that names a group, in Zulip's Realm.REALM_PERMISSION_GROUP_SETTINGS order
+ * (who may create channels, invite, add emoji, move and delete messages, …). Each is a group id
+ * or an anonymous group, changed by PATCH /realm.
+ */
+export const REALM_GROUP_SETTINGS = [
+  'create_multiuse_invite_group',
+  'can_access_all_users_group',
+  'can_add_subscribers_group',
+  'can_add_custom_emoji_group',
+  'can_create_bots_group',
+  'can_create_groups',
+  'can_create_public_channel_group',
+  'can_create_private_channel_group',
+  'can_create_web_public_channel_group',
+  'can_create_write_only_bots_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_invite_users_group',
+  'can_manage_all_groups',
+  'can_manage_billing_group',
+  'can_mention_many_users_group',
+  'can_move_messages_between_channels_group',
+  'can_move_messages_between_topics_group',
+  'can_resolve_topics_group',
+  'can_set_delete_message_policy_group',
+  'can_set_topics_policy_group',
+  'can_summarize_topics_group',
+  'direct_message_initiator_group',
+  'direct_message_permission_group',
+] as const;
+export type RealmGroupSetting = (typeof REALM_GROUP_SETTINGS)[number];
+export type RealmGroupSettings = Record<RealmGroupSetting, GroupSettingValue>;
 
 /** The realm's message permission settings that name a group (Realm.REALM_PERMISSION_GROUP_SETTINGS). */
 export const REALM_MESSAGE_GROUP_SETTINGS = [

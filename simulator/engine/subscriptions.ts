@@ -14,7 +14,8 @@ import {
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { newSubscription, pickColor } from './fixture.ts';
-import { isUserInGroup, isUserInGroupSetting } from './core.ts';
+import { isUserInGroupSetting } from './core.ts';
+import { hasRealmGroupPermission } from './groups.ts';
 import { sendSubscriptionNotices } from './notifications.ts';
 import type { StreamRecord, SubscriptionRecord, UserRecord } from './state.ts';
 import {
@@ -37,7 +38,7 @@ import { STREAM_NOTIFICATION_DEFAULTS } from './user-settings.ts';
  */
 export function canAddSubscribers(engine: Engine, actor: UserRecord, stream: StreamRecord): boolean {
   if (isGuest(actor)) return false;
-  if (isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group)) return true;
+  if (hasRealmGroupPermission(engine, actor, 'can_add_subscribers_group')) return true;
   if (isAdmin(actor)) return true;
   return (
     isUserInGroupSetting(engine, actor.id, stream.groups.can_administer_channel_group) ||
@@ -233,7 +234,7 @@ export function createChannel(engine: Engine, actor: UserRecord, p: CreateChanne
   const settings = checkCreationSettings(engine, actor, p);
   const users = resolvePrincipals(engine, p.subscribers);
   const others = users.some((u) => u.id !== actor.id);
-  if (others && !isUserInGroup(engine, actor.id, engine.state.realm.can_add_subscribers_group)) {
+  if (others && !hasRealmGroupPermission(engine, actor, 'can_add_subscribers_group')) {
     throw ChatError.insufficientPermission();
   }
   const events: Effect[] = [];

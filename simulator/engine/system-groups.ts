@@ -119,3 +119,32 @@ export function moveBetweenSystemGroups(engine: Engine, user: UserRecord, oldRol
   }
   return events;
 }
+
+/**
+ * update_users_in_full_members_system_group after the realm's waiting period changed: members
+ * past the new period join role:fullmembers, the others leave it, each change one event to the
+ * realm (removals first).
+ */
+export function updateFullMembers(engine: Engine, now: number): Effect[] {
+  const state = engine.state;
+  const full = systemGroup(state, 'role:fullmembers');
+  const leaving: number[] = [];
+  const joining: number[] = [];
+  for (const user of state.users.values()) {
+    if (user.is_system_bot || !user.is_active) continue;
+    const should = isFullMember(state, user, now);
+    if (full.members.has(user.id) && !should) leaving.push(user.id);
+    else if (!full.members.has(user.id) && should) joining.push(user.id);
+  }
+  const events: Effect[] = [];
+  const byId = (a: number, b: number) => a - b;
+  if (leaving.length > 0) {
+    for (const id of leaving) full.members.delete(id);
+    events.push(effect({ type: 'user_group', op: 'remove_members', group_id: full.id, user_ids: leaving.sort(byId) }, activeUserIds(engine)));
+  }
+  if (joining.length > 0) {
+    for (const id of joining) full.members.add(id);
+    events.push(effect({ type: 'user_group', op: 'add_members', group_id: full.id, user_ids: joining.sort(byId) }, activeUserIds(engine)));
+  }
+  return events;
+}

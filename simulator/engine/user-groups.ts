@@ -15,6 +15,7 @@ import {
   groupSettingForApi,
   groupSettingMentions,
   hasGroupPermission,
+  hasRealmGroupPermission,
   normalizeGroupSetting,
   sameGroupSetting,
   type GroupSettingChange,
@@ -24,6 +25,7 @@ import {
   CHANNEL_GROUP_SETTINGS,
   INVALID_GROUP_NAME_PREFIXES,
   MAX_GROUP_NAME_LENGTH,
+  REALM_GROUP_SETTINGS,
   USER_GROUP_SETTINGS,
   nextId,
   type ChannelGroupSetting,
@@ -99,11 +101,11 @@ export function userGroupsRegisterState(engine: Engine, options: { includeDeacti
 
 /** UserProfile.can_create_user_groups: the realm's can_create_groups. */
 export function canCreateGroups(engine: Engine, user: UserRecord): boolean {
-  return hasGroupPermission(engine, user, 'can_create_groups', engine.state.realm.can_create_groups);
+  return hasRealmGroupPermission(engine, user, 'can_create_groups');
 }
 
 function canManageAllGroups(engine: Engine, user: UserRecord): boolean {
-  return hasGroupPermission(engine, user, 'can_manage_all_groups', engine.state.realm.can_manage_all_groups);
+  return hasRealmGroupPermission(engine, user, 'can_manage_all_groups');
 }
 
 /** get_user_group_by_id_in_realm: `Invalid user group`, and deactivated groups refused unless allowed. */
@@ -506,19 +508,6 @@ export function updateUserGroup(engine: Engine, actor: UserRecord, groupId: numb
   }
   return outcome({}, events);
 }
-
-/** The realm's group settings, in Realm.REALM_PERMISSION_GROUP_SETTINGS' order where the simulator has them. */
-const REALM_GROUP_SETTINGS = [
-  'can_add_subscribers_group',
-  'can_create_groups',
-  'can_create_public_channel_group',
-  'can_create_private_channel_group',
-  'can_create_web_public_channel_group',
-  'can_invite_users_group',
-  'can_manage_all_groups',
-  'can_set_topics_policy_group',
-  'create_multiuse_invite_group',
-] as const satisfies readonly (keyof Realm)[];
 
 /**
  * access_user_group_for_deactivation: a group still in use (a subgroup of an active group, or

@@ -107,9 +107,8 @@ export function normalizeContent(engine: Engine, raw: string): string {
 }
 
 export function effectiveTopicsPolicy(engine: Engine, stream: StreamRecord): string {
-  if (stream.topics_policy !== 'inherit') return stream.topics_policy;
-  const realm = engine.state.realm as unknown as { topics_policy?: string };
-  return realm.topics_policy ?? 'allow_empty_topic';
+  // `inherit` follows the realm's policy as it is now (PATCH /realm topics_policy).
+  return stream.topics_policy === 'inherit' ? engine.state.realm.topics_policy : stream.topics_policy;
 }
 
 /** Zulip's truncate_topic: the realm's topic length, with "..." marking a cut. */

@@ -13,6 +13,7 @@ import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { pushRoutes } from './push.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
+import { realmRoutes } from './realm.ts';
 import { serverRoutes } from './server.ts';
 import { statusRoutes } from './statuses.ts';
 import { uploadRoutes } from './uploads.ts';
@@ -23,6 +24,7 @@ import { videoCallRoutes } from './video-calls.ts';
 export const routes: readonly Route[] = [
   ...authRoutes,
   ...serverRoutes,
+  ...realmRoutes,
   ...userRoutes,
   ...statusRoutes,
   ...profileFieldRoutes,
