@@ -1,11 +1,13 @@
 // Changing messages after they were sent: editing and moving (PATCH), deleting, reading the edit
-// history, and the "is editing" indicator. Parameters are declared as Zulip's typed_endpoint views
-// declare them (alphabetically by Python name: the first invalid one is the one reported).
+// history, and the "is editing" indicator (POST /messages/{id}/typing). Parameters are declared as
+// Zulip's typed_endpoint views declare them (alphabetically by Python name: the first invalid one
+// is the one reported).
 import { ChatError } from '../../engine/errors.ts';
 import { commit } from '../../engine/core.ts';
 import { deleteMessage } from '../../engine/messages/delete.ts';
 import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../engine/messages/edit.ts';
 import { getMessageHistory } from '../../engine/messages/history.ts';
+import { sendMessageEditTyping, TYPING_OPS, type TypingOp } from '../../engine/typing.ts';
 import type { Route, RouteContext } from '../route.ts';
 
 function actor(ctx: RouteContext) {
@@ -74,6 +76,19 @@ export const messageChangeRoutes: Route[] = [
     ],
     handler(ctx) {
       return getMessageHistory(ctx.engine, actor(ctx), ctx.params.message_id as number, ctx.params.allow_empty_topic_name as boolean);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/messages/{message_id}/typing',
+    auth: 'user',
+    summary: 'Tell the others you are editing a message (typing_edit_message)',
+    params: [
+      { name: 'message_id', type: 'int', in: 'path', required: true },
+      { name: 'op', type: 'string', required: true, oneOf: TYPING_OPS },
+    ],
+    handler(ctx) {
+      return commit(ctx.engine, sendMessageEditTyping(ctx.engine, actor(ctx), ctx.params.message_id as number, ctx.params.op as TypingOp));
     },
   },
 ];
