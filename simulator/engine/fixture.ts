@@ -368,6 +368,7 @@ export function emailToken(deps: Deps): string {
 export function loadFixture(input: Fixture, deps: Deps): State {
   const fixture = validateFixture(input);
   const state = emptyState(buildRealm(fixture));
+  for (const l of state.realm.linkifiers) reserveId(state, 'linkifier', l.id);
   const realm = state.realm;
   const created = fixture.realm.date_created ?? 1_700_000_000;
   createSystemGroups(state);

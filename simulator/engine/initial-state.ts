@@ -18,6 +18,7 @@ import {
   starredMessagesState,
   unreadMsgsState,
 } from './messages/initial-state.ts';
+import { linkifiersForApi } from './linkifier-admin.ts';
 import { navigationViewsRegisterState } from './navigation-views.ts';
 import { realmState } from './realm-state.ts';
 import { savedSnippetsRegisterState } from './saved-snippets.ts';
@@ -68,14 +69,8 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['realm_bot', (c) => realmBotState(c.engine, c.user)],
   ['realm_domains', () => ({ realm_domains: [] })],
   ['realm_emoji', (c) => realmEmojiState(c.engine.state.realm.emoji)],
-  [
-    'realm_linkifiers',
-    (c) => ({
-      realm_linkifiers: c.capabilities.linkifier_url_template
-        ? c.engine.state.realm.linkifiers.map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template, alternative_url_templates: [] }))
-        : [],
-    }),
-  ],
+  // Clients without linkifier_url_template cannot read the templates (Zulip sends them nothing).
+  ['realm_linkifiers', (c) => ({ realm_linkifiers: c.capabilities.linkifier_url_template ? linkifiersForApi(c.engine) : [] })],
   ['realm_filters', () => ({ realm_filters: [] })],
   ['realm_playgrounds', () => ({ realm_playgrounds: [] })],
   ['realm_user_groups', (c) => userGroupsRegisterState(c.engine, { includeDeactivatedGroups: c.capabilities.include_deactivated_groups })],

@@ -227,3 +227,36 @@ describe('zulip-js session', () => {
     expect(res).toEqual({ result: 'error', msg: "Channel 'Atlantis' does not exist", code: 'STREAM_DOES_NOT_EXIST', stream: 'Atlantis' });
   });
 });
+
+// Organization administration: zulip-js's only linkifier method reads the legacy list that
+// current servers no longer serve; the rest goes through callEndpoint (PATCH and DELETE send
+// their parameters in the query string).
+describe('zulip-js: realm administration', () => {
+  test('filters.retrieve gets what a current server answers to GET /realm/filters: 405, POST only', async () => {
+    expect(await (client as unknown as { filters: { retrieve: Call } }).filters.retrieve()).toEqual({
+      result: 'error',
+      msg: 'Method Not Allowed',
+      allowed_methods: ['POST'],
+    });
+  });
+
+  test('callEndpoint: add, list, change and remove a linkifier', async () => {
+    const added = await client.callEndpoint('/realm/filters', 'POST', { pattern: 'BUG-(?P<id>[0-9]+)', url_template: 'https://bugs.example/{id}' });
+    expect(added).toEqual({ result: 'success', msg: '', id: 4 });
+    const changed = await client.callEndpoint('/realm/filters/4', 'PATCH', { pattern: 'ISSUE-(?P<id>[0-9]+)', url_template: 'https://bugs.example/{id}' });
+    expect(changed).toEqual({ result: 'success', msg: '' });
+    const listed = await client.callEndpoint('/realm/linkifiers', 'GET');
+    expect(listed.linkifiers.at(-1)).toEqual({ pattern: 'ISSUE-(?P<id>[0-9]+)', url_template: 'https://bugs.example/{id}', id: 4 });
+    const sent = await client.messages.send({ type: 'stream', to: 'Denmark', topic: 'zulip-js', content: 'fixes ISSUE-7' });
+    const read = await client.messages.getById({ message_id: sent.id });
+    expect(read.message.content).toBe('<p>fixes <a href="https://bugs.example/7">ISSUE-7</a></p>');
+    expect(await client.callEndpoint('/realm/filters/4', 'DELETE')).toEqual({ result: 'success', msg: '' });
+  });
+
+  test('callEndpoint: PATCH /realm (query-string parameters)', async () => {
+    const res = await client.callEndpoint('/realm', 'PATCH', { video_chat_provider: 0, enable_read_receipts: true });
+    expect(res).toEqual({ result: 'success', msg: '', enable_read_receipts: true, video_chat_provider: 0 });
+    const owner = await client.callEndpoint('/realm', 'PATCH', { invite_required: false });
+    expect(owner).toEqual({ result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
+  });
+});

@@ -8,6 +8,7 @@ import { draftRoutes } from './drafts.ts';
 import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
 import { inviteRoutes } from './invites.ts';
+import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
@@ -25,6 +26,7 @@ export const routes: readonly Route[] = [
   ...authRoutes,
   ...serverRoutes,
   ...realmRoutes,
+  ...linkifierRoutes,
   ...userRoutes,
   ...statusRoutes,
   ...profileFieldRoutes,
