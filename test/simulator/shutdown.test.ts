@@ -60,6 +60,30 @@ describe('stopping the simulator with a signal', () => {
     expect(open).toEqual([false, false]);
   });
 
+  it('npm run simulator: SIGTERM ends a parked GET /events with its normal answer, at once', async () => {
+    const running = await startScript('simulator', ['--port', '0'], [SIMULATOR_URL, /hamlet@zulip\.com\s+\S+\s+([A-Za-z0-9]{32})/]);
+    try {
+      const [port, key] = running.found as [string, string];
+      const api = `http://127.0.0.1:${port}/api/v1`;
+      const authorization = `Basic ${Buffer.from(`hamlet@zulip.com:${key}`).toString('base64')}`;
+      const queue = (await (await fetch(`${api}/register`, { method: 'POST', headers: { authorization } })).json()) as {
+        queue_id: string;
+        last_event_id: number;
+      };
+      // Nothing happens in the realm: the poll parks (its heartbeat would come after 45 s or more).
+      const poll = fetch(`${api}/events?queue_id=${queue.queue_id}&last_event_id=${queue.last_event_id}`, { headers: { authorization } });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      running.child.kill('SIGTERM');
+      const answer = await poll;
+      expect([answer.status, await answer.json()]).toEqual([200, { result: 'success', msg: '', events: [], queue_id: queue.queue_id }]);
+      // Ended by the stop itself, well inside the grace period that would otherwise cut it.
+      expect(await running.exited).toEqual({ code: 0, signal: null });
+      expect(await portIsOpen(Number(port))).toBe(false);
+    } finally {
+      running.cleanUp();
+    }
+  });
+
   it('npm run simulator: SIGINT (Ctrl-C) does the same', async () => {
     const { answer, exit, open } = await signalWithRequestInFlight('simulator', ['--port', '0'], [SIMULATOR_URL], 'SIGINT');
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
