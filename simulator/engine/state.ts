@@ -181,16 +181,6 @@ export const REALM_GROUP_SETTINGS = [
 export type RealmGroupSetting = (typeof REALM_GROUP_SETTINGS)[number];
 export type RealmGroupSettings = Record<RealmGroupSetting, GroupSettingValue>;
 
-/** The realm's message permission settings that name a group (Realm.REALM_PERMISSION_GROUP_SETTINGS). */
-export const REALM_MESSAGE_GROUP_SETTINGS = [
-  'can_move_messages_between_topics_group',
-  'can_move_messages_between_channels_group',
-  'can_resolve_topics_group',
-  'can_delete_any_message_group',
-  'can_delete_own_message_group',
-] as const;
-export type RealmMessageGroupSetting = (typeof REALM_MESSAGE_GROUP_SETTINGS)[number];
-
 export interface UserRecord {
   id: number;
   /** API email: the real address for bots and visibility "everyone", else the fake `user{id}@host`. */

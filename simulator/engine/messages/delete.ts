@@ -9,7 +9,8 @@ import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import type { Engine } from '../core.ts';
 import type { UserRecord } from '../state.ts';
 import { eventRecipientsForMessages } from './access.ts';
-import { accessMessageToModify, hasChannelPermission, hasRealmPermission } from './permissions.ts';
+import { hasRealmGroupPermission } from '../groups.ts';
+import { accessMessageToModify, hasChannelPermission } from './permissions.ts';
 import { dmKey, getMessage, removeMessages, topicKey, type StoredMessage } from './store.ts';
 
 export interface DeleteKinds {
@@ -102,13 +103,13 @@ export function legacyDeleteMessageEvents(event: Record<string, unknown>): Recor
  * message_content_delete_limit_seconds (no grace period).
  */
 export function checkCanDeleteMessage(engine: Engine, actor: UserRecord, message: StoredMessage, now: number): void {
-  if (hasRealmPermission(engine, actor, 'can_delete_any_message_group')) return;
+  if (hasRealmGroupPermission(engine, actor, 'can_delete_any_message_group')) return;
   const stream = message.streamId === null ? undefined : engine.state.streams.get(message.streamId);
   if (stream && hasChannelPermission(engine, actor, stream, 'can_delete_any_message_group')) return;
   const refused = () => ChatError.badRequest("You don't have permission to delete this message");
   const sender = engine.state.users.get(message.senderId);
   if (message.senderId !== actor.id && sender?.bot_owner_id !== actor.id) throw refused();
-  if (!hasRealmPermission(engine, actor, 'can_delete_own_message_group')) {
+  if (!hasRealmGroupPermission(engine, actor, 'can_delete_own_message_group')) {
     if (!stream || !hasChannelPermission(engine, actor, stream, 'can_delete_own_message_group')) throw refused();
   }
   const limit = engine.state.realm.message_content_delete_limit_seconds;

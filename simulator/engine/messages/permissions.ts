@@ -4,35 +4,14 @@
 // UserProfile.has_permission). Group settings whose Zulip configuration has
 // allow_everyone_group=False never grant anything to guests.
 import { ChatError } from '../errors.ts';
-import { isAdmin, isGuest, isSubscribed, isUserInGroupSetting, type Engine } from '../core.ts';
-import type { ChannelGroupSetting, GroupSettingValue, RealmMessageGroupSetting, StreamRecord, UserRecord } from '../state.ts';
+import { isAdmin, isGuest, isSubscribed, type Engine } from '../core.ts';
+import { hasGroupPermission, hasRealmGroupPermission } from '../groups.ts';
+import type { ChannelGroupSetting, StreamRecord, UserRecord } from '../state.ts';
 import { getMessage, userFlagBits, type StoredMessage } from './store.ts';
 
-/** Realm settings a guest can never satisfy (allow_everyone_group=False). */
-const REALM_SETTINGS_EXCLUDING_GUESTS: ReadonlySet<RealmMessageGroupSetting> = new Set([
-  'can_move_messages_between_channels_group',
-  'can_delete_any_message_group',
-]);
-
-/** Channel settings a guest can never satisfy. */
-const CHANNEL_SETTINGS_EXCLUDING_GUESTS: ReadonlySet<ChannelGroupSetting> = new Set([
-  'can_add_subscribers_group',
-  'can_administer_channel_group',
-  'can_subscribe_group',
-]);
-
-function inGroupSetting(engine: Engine, user: UserRecord, value: GroupSettingValue, excludesGuests: boolean): boolean {
-  if (excludesGuests && isGuest(user)) return false;
-  return isUserInGroupSetting(engine, user.id, value);
-}
-
-/** UserProfile.has_permission for one of the realm's message permission groups. */
-export function hasRealmPermission(engine: Engine, user: UserRecord, setting: RealmMessageGroupSetting): boolean {
-  return inGroupSetting(engine, user, engine.state.realm[setting], REALM_SETTINGS_EXCLUDING_GUESTS.has(setting));
-}
-
+/** user_has_permission_for_group_setting for one of the channel's group settings. */
 export function hasChannelPermission(engine: Engine, user: UserRecord, stream: StreamRecord, setting: ChannelGroupSetting): boolean {
-  return inGroupSetting(engine, user, stream.groups[setting], CHANNEL_SETTINGS_EXCLUDING_GUESTS.has(setting));
+  return hasGroupPermission(engine, user, setting, stream.groups[setting]);
 }
 
 /** has_channel_content_access_helper: subscribed, or (never for guests) in a group granting content access. */
@@ -102,14 +81,14 @@ function canMoveMessagesWithinChannel(engine: Engine, user: UserRecord, stream: 
 
 /** can_edit_topic: the realm's topic-moving group, or either channel's within-channel group. */
 export function canEditTopic(engine: Engine, user: UserRecord, orig: StreamRecord, target: StreamRecord): boolean {
-  if (hasRealmPermission(engine, user, 'can_move_messages_between_topics_group')) return true;
+  if (hasRealmGroupPermission(engine, user, 'can_move_messages_between_topics_group')) return true;
   if (canMoveMessagesWithinChannel(engine, user, orig)) return true;
   return orig.id !== target.id && canMoveMessagesWithinChannel(engine, user, target);
 }
 
 /** can_resolve_topics: the realm's group, or either channel's can_resolve_topics_group. */
 export function canResolveTopics(engine: Engine, user: UserRecord, orig: StreamRecord, target: StreamRecord): boolean {
-  if (hasRealmPermission(engine, user, 'can_resolve_topics_group')) return true;
+  if (hasRealmGroupPermission(engine, user, 'can_resolve_topics_group')) return true;
   if (hasChannelPermission(engine, user, orig, 'can_resolve_topics_group')) return true;
   return orig.id !== target.id && hasChannelPermission(engine, user, target, 'can_resolve_topics_group');
 }
@@ -117,7 +96,7 @@ export function canResolveTopics(engine: Engine, user: UserRecord, orig: StreamR
 /** can_move_messages_out_of_channel. */
 export function canMoveMessagesOutOfChannel(engine: Engine, user: UserRecord, stream: StreamRecord): boolean {
   if (isAdmin(user)) return true;
-  if (hasRealmPermission(engine, user, 'can_move_messages_between_channels_group')) return true;
+  if (hasRealmGroupPermission(engine, user, 'can_move_messages_between_channels_group')) return true;
   if (canAdministerChannel(engine, user, stream)) return true;
   return hasChannelPermission(engine, user, stream, 'can_move_messages_out_of_channel_group');
 }
