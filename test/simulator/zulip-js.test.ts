@@ -259,4 +259,20 @@ describe('zulip-js: realm administration', () => {
     const owner = await client.callEndpoint('/realm', 'PATCH', { invite_required: false });
     expect(owner).toEqual({ result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
   });
+
+  test('callEndpoint: custom profile fields (POST as multipart; a PATCH list must be JSON-encoded by the caller)', async () => {
+    const created = await client.callEndpoint('/realm/profile_fields', 'POST', { name: 'Team', field_type: 1, hint: 'Which team?' });
+    expect(created).toEqual({ result: 'success', msg: '', id: 11 });
+    // zulip-js puts PATCH parameters in the query string as they are: an array becomes "11,1,…".
+    const ids = [11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    expect(await client.callEndpoint('/realm/profile_fields', 'PATCH', { order: ids })).toEqual({
+      result: 'error',
+      msg: 'order is not valid JSON',
+      code: 'BAD_REQUEST',
+    });
+    expect(await client.callEndpoint('/realm/profile_fields', 'PATCH', { order: JSON.stringify(ids) })).toEqual({ result: 'success', msg: '' });
+    const listed = await client.callEndpoint('/realm/profile_fields', 'GET');
+    expect(listed.custom_fields[0]).toMatchObject({ id: 11, name: 'Team', hint: 'Which team?', order: 0 });
+    expect(await client.callEndpoint('/realm/profile_fields/11', 'DELETE')).toEqual({ result: 'success', msg: '' });
+  });
 });

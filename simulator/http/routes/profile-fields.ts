@@ -6,8 +6,15 @@ import {
   updateOwnProfileData,
   type ProfileDataChange,
 } from '../../engine/custom-profile-fields.ts';
+import {
+  createCustomProfileField,
+  deleteCustomProfileField,
+  reorderCustomProfileFields,
+  updateCustomProfileField,
+  type ProfileFieldData,
+} from '../../engine/custom-profile-field-admin.ts';
 import { ChatError } from '../../engine/errors.ts';
-import type { Route } from '../route.ts';
+import type { ParamSpec, Route } from '../route.ts';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 
@@ -31,6 +38,24 @@ function parseChanges(value: unknown, name: string): ProfileDataChange[] {
     return { id: entry.id, value: v as ProfileDataChange['value'] };
   });
 }
+
+/** `Json[ProfileFieldData]`: a dict of strings or of string dicts (pydantic names the union member). */
+function parseFieldData(value: unknown, name: string): ProfileFieldData {
+  const isDict = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isDict(value)) throw ChatError.badRequest(`${name} is not a dict`);
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item === 'string') continue;
+    const at = `${name}["${key}"]["dict[str,str]"]`;
+    if (!isDict(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    for (const [inner, text] of Object.entries(item)) {
+      if (typeof text !== 'string') throw ChatError.badRequest(`${at}["${inner}"] is not a string`);
+    }
+  }
+  return value as ProfileFieldData;
+}
+
+const fieldId: ParamSpec = { name: 'field_id', type: 'int', in: 'path', required: true };
+const trimmed = (value: unknown) => (value as string).trim();
 
 export const profileFieldRoutes: Route[] = [
   {
@@ -63,6 +88,83 @@ export const profileFieldRoutes: Route[] = [
     handler({ engine, user, params }) {
       commit(engine, removeOwnProfileData(engine, user!, params.data as number[]));
       return {};
+    },
+  },
+  {
+    method: 'POST',
+    path: '/realm/profile_fields',
+    auth: 'admin',
+    summary: 'create a custom profile field (a default external account needs only its subtype)',
+    params: [
+      { name: 'display_in_profile_summary', type: 'bool', default: false },
+      { name: 'editable_by_user', type: 'bool', default: true },
+      { name: 'field_data', type: 'json', default: {}, validate: parseFieldData },
+      { name: 'field_type', type: 'int', required: true },
+      { name: 'hint', type: 'string', default: '' },
+      { name: 'name', type: 'string', default: '', validate: trimmed },
+      { name: 'required', type: 'bool', default: false },
+    ],
+    handler({ engine, params }) {
+      return commit(
+        engine,
+        createCustomProfileField(engine, {
+          name: params.name as string,
+          hint: params.hint as string,
+          field_type: params.field_type as number,
+          field_data: params.field_data as ProfileFieldData,
+          display_in_profile_summary: params.display_in_profile_summary as boolean,
+          required: params.required as boolean,
+          editable_by_user: params.editable_by_user as boolean,
+        }),
+      );
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/realm/profile_fields',
+    auth: 'admin',
+    summary: 'reorder the custom profile fields (every field id)',
+    params: [{ name: 'order', type: 'int_array', required: true }],
+    handler({ engine, params }) {
+      return commit(engine, reorderCustomProfileFields(engine, params.order as number[]));
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/realm/profile_fields/{field_id}',
+    auth: 'admin',
+    summary: "change a custom profile field's label, hint, choices or flags",
+    params: [
+      { name: 'display_in_profile_summary', type: 'bool' },
+      { name: 'editable_by_user', type: 'bool' },
+      { name: 'field_data', type: 'json', validate: parseFieldData },
+      fieldId,
+      { name: 'hint', type: 'string' },
+      { name: 'name', type: 'string', validate: trimmed },
+      { name: 'required', type: 'bool' },
+    ],
+    handler({ engine, params }) {
+      return commit(
+        engine,
+        updateCustomProfileField(engine, params.field_id as number, {
+          name: params.name as string | undefined,
+          hint: params.hint as string | undefined,
+          field_data: params.field_data as ProfileFieldData | undefined,
+          display_in_profile_summary: params.display_in_profile_summary as boolean | undefined,
+          required: params.required as boolean | undefined,
+          editable_by_user: params.editable_by_user as boolean | undefined,
+        }),
+      );
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/realm/profile_fields/{field_id}',
+    auth: 'admin',
+    summary: "delete a custom profile field and every user's value of it",
+    params: [fieldId],
+    handler({ engine, params }) {
+      return commit(engine, deleteCustomProfileField(engine, params.field_id as number));
     },
   },
 ];
