@@ -129,7 +129,7 @@ export function canSetTopicsPolicy(engine: Engine, user: UserRecord): boolean {
 }
 
 /** Stream.stream_permission_group_settings in declaration order (the order errors come in). */
-const GROUP_SETTING_ORDER: readonly ChannelGroupSetting[] = [
+export const GROUP_SETTING_ORDER: readonly ChannelGroupSetting[] = [
   'can_add_subscribers_group',
   'can_administer_channel_group',
   'can_create_topic_group',

@@ -29,7 +29,8 @@ const DAY = 86_400;
 
 // ---------------------------------------------------------------- the Channel object
 
-function streamPostPolicy(engine: Engine, stream: StreamRecord): number {
+/** get_stream_post_policy_value_based_on_group_setting: the legacy stream_post_policy number. */
+export function streamPostPolicy(engine: Engine, stream: StreamRecord): number {
   const g = engine.state.realm.system_groups;
   const value = stream.groups.can_send_message_group;
   if (value === g['role:administrators']) return 2;

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   MOVE_MESSAGES_TIME_LIMIT_EXCEEDED: 400,
   EXPECTATION_MISMATCH: 400,
   INVALID_VIDEO_CALL_PROVIDER_TOKEN: 400,
+  CANNOT_ADMINISTER_CHANNEL: 400,
   /** Not a Zulip code: only used for 404 on unknown paths, rendered with code BAD_REQUEST. */
   NOT_FOUND: 404,
   // Every code of the envelope schema, and no other (NOT_FOUND renders as BAD_REQUEST).

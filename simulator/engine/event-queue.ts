@@ -346,6 +346,12 @@ function acceptsType(q: EventQueue, event: Record<string, unknown>): boolean {
     const data = event.data as Record<string, unknown> | undefined;
     if (event.op === 'update' && data !== undefined && 'deactivated' in data) return caps.include_deactivated_groups;
   }
+  if (type === 'stream') {
+    // Archiving sends both (do_deactivate_stream): clients that show archived channels take the
+    // is_archived update, the others the delete (routing derived from the capability's text).
+    if (event.op === 'delete' && event.for_archiving === true) return !caps.archived_channels;
+    if (event.op === 'update' && event.property === 'is_archived') return caps.archived_channels;
+  }
   return true;
 }
 

@@ -13,7 +13,7 @@ import { createSimulator, type Simulator } from '../../simulator/index.ts';
 type Call = (params?: Record<string, unknown>) => Promise<any>;
 interface ZulipClient {
   users: { retrieve: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
-  streams: { retrieve: Call };
+  streams: { retrieve: Call; topics: { retrieve: Call }; deleteById: Call };
   messages: { send: Call; retrieve: Call; getById: Call; update: Call; getHistoryById: Call; deleteById: Call };
   reactions: { add: Call; remove: Call };
   server: { settings: Call };
@@ -220,6 +220,30 @@ describe('zulip-js session', () => {
     expect(deleted).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['message_id'] });
     const again = await client.messages.deleteById({ message_id: sent.id });
     expect(again).toEqual({ result: 'error', msg: 'Invalid message(s)', code: 'BAD_REQUEST' });
+  });
+
+  test('streams.topics.retrieve (the channel\'s topics, newest first)', async () => {
+    const res = await client.streams.topics.retrieve({ stream_id: 4 });
+    expect(res.result).toBe('success');
+    // The move's notice (Notification Bot, in the new topic) is that topic's newest message.
+    expect(res.topics[0]).toEqual({ name: 'zulip-js moved', max_id: expect.any(Number) });
+    expect(res.topics[0].max_id).toBeGreaterThan(channelMessageId);
+  });
+
+  test('callEndpoint: PATCH /streams/{id} (zulip-js sends PATCH parameters in the query string)', async () => {
+    const res = await client.callEndpoint('/streams/4', 'PATCH', { description: 'Edited by zulip-js' });
+    expect(res).toEqual({ result: 'success', msg: '' });
+    const channel = await client.callEndpoint('/streams/4', 'GET');
+    expect(channel.stream).toMatchObject({ name: 'Denmark', description: 'Edited by zulip-js' });
+  });
+
+  test('streams.deleteById archives (stream_id also goes in the query string, reported as ignored)', async () => {
+    await client.users.me.subscriptions.add({ subscriptions: [{ name: 'zulip-js scratch' }] });
+    const { stream_id } = await client.callEndpoint('/get_stream_id', 'GET', { stream: 'zulip-js scratch' });
+    const res = await client.streams.deleteById({ stream_id });
+    expect(res).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['stream_id'] });
+    const channel = await client.callEndpoint(`/streams/${stream_id}`, 'GET');
+    expect(channel.stream.is_archived).toBe(true);
   });
 
   test('errors come back as Zulip error envelopes', async () => {

@@ -1,0 +1,149 @@
+/** One channel's endpoints (reference part 4 §5): reading it, its topics and subscribers, administering it. */
+import { archiveStream, getStream, streamMembers, subscriptionStatus, updateStream } from '../../engine/channel-admin.ts';
+import { GROUP_SETTING_ORDER } from '../../engine/channel-settings.ts';
+import { commit } from '../../engine/core.ts';
+import { makeDefaultStream, unmakeDefaultStream } from '../../engine/default-channels.ts';
+import { ChatError } from '../../engine/errors.ts';
+import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';
+import type { ChannelGroupSetting, TopicsPolicy } from '../../engine/state.ts';
+import { deleteTopic, streamTopics } from '../../engine/topics.ts';
+import { accessUser } from '../../engine/users.ts';
+import type { ParamSpec, Route } from '../route.ts';
+
+const streamIdInPath: ParamSpec = { name: 'stream_id', type: 'int', in: 'path', required: true };
+const bool = (name: string): ParamSpec => ({ name, type: 'bool' });
+
+const TOPICS_POLICIES: readonly TopicsPolicy[] = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
+
+/** Json[int | None]: a folder id, or null to take the channel out of its folder. */
+function folderId(value: unknown, name: string): number | null {
+  if (value === null || (typeof value === 'number' && Number.isSafeInteger(value))) return value;
+  throw ChatError.badRequest(`${name} is not an integer`);
+}
+
+export const channelAdminRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    summary: 'one channel the caller can see',
+    params: [streamIdInPath],
+    handler({ engine, user, params }) {
+      return { stream: getStream(engine, user!, params.stream_id as number) };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    summary: "change a channel's name, description, privacy, settings and permissions",
+    // update_stream_backend's signature order, which decides the error reported first.
+    params: [
+      streamIdInPath,
+      { name: 'description', type: 'string', maxLength: 1024 },
+      bool('is_private'),
+      bool('is_default_stream'),
+      bool('history_public_to_subscribers'),
+      bool('is_web_public'),
+      { name: 'new_name', type: 'string' },
+      { name: 'message_retention_days', type: 'int_or_string' },
+      bool('is_archived'),
+      // A plain string here (Json on the creation endpoints).
+      { name: 'topics_policy', type: 'string', oneOf: TOPICS_POLICIES },
+      ...GROUP_SETTING_ORDER.map((name): ParamSpec => ({ name, type: 'json', validate: parseGroupSettingChange })),
+      { name: 'folder_id', type: 'json', validate: folderId },
+    ],
+    handler({ engine, user, params }) {
+      const groups: Partial<Record<ChannelGroupSetting, GroupSettingChange>> = {};
+      for (const key of GROUP_SETTING_ORDER) if (params[key] !== undefined) groups[key] = params[key] as GroupSettingChange;
+      return commit(
+        engine,
+        updateStream(engine, user!, params.stream_id as number, {
+          description: params.description as string | undefined,
+          is_private: params.is_private as boolean | undefined,
+          is_default_stream: params.is_default_stream as boolean | undefined,
+          history_public_to_subscribers: params.history_public_to_subscribers as boolean | undefined,
+          is_web_public: params.is_web_public as boolean | undefined,
+          new_name: params.new_name as string | undefined,
+          message_retention_days: params.message_retention_days,
+          is_archived: params.is_archived as boolean | undefined,
+          topics_policy: params.topics_policy as TopicsPolicy | undefined,
+          folder_id: params.folder_id as number | null | undefined,
+          groups,
+        }),
+      );
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    summary: 'archive a channel',
+    params: [streamIdInPath],
+    handler({ engine, user, params }) {
+      return commit(engine, archiveStream(engine, user!, params.stream_id as number));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/streams/{stream_id}/members',
+    auth: 'user',
+    summary: "a channel's subscribers",
+    params: [streamIdInPath],
+    handler({ engine, user, params }) {
+      return { subscribers: streamMembers(engine, user!, params.stream_id as number) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/subscriptions/{stream_id}',
+    auth: 'user',
+    summary: 'whether a user is subscribed to a channel',
+    params: [{ name: 'user_id', type: 'int', in: 'path', required: true }, streamIdInPath],
+    handler({ engine, user, params }) {
+      const target = accessUser(engine, user!, params.user_id as number, { forAdmin: false });
+      return { is_subscribed: subscriptionStatus(engine, user!, target, params.stream_id as number) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/me/{stream_id}/topics',
+    // Zulip serves spectators only on /json (allow_anonymous_user_web).
+    auth: 'user',
+    summary: "a channel's topics, newest first",
+    params: [streamIdInPath, { name: 'allow_empty_topic_name', type: 'bool', default: false }],
+    handler({ engine, user, params }) {
+      return { topics: streamTopics(engine, user!, params.stream_id as number, params.allow_empty_topic_name as boolean) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/streams/{stream_id}/delete_topic',
+    auth: 'admin',
+    summary: "delete a topic's messages",
+    params: [streamIdInPath, { name: 'topic_name', type: 'string', required: true }],
+    handler({ engine, user, params }) {
+      return commit(engine, deleteTopic(engine, user!, params.stream_id as number, params.topic_name as string));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/default_streams',
+    auth: 'admin',
+    summary: 'make a channel one that new users join',
+    params: [{ name: 'stream_id', type: 'int', required: true }],
+    handler({ engine, user, params }) {
+      return commit(engine, makeDefaultStream(engine, user!, params.stream_id as number));
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/default_streams',
+    auth: 'admin',
+    summary: 'stop a channel being one that new users join',
+    params: [{ name: 'stream_id', type: 'int', required: true }],
+    handler({ engine, user, params }) {
+      return commit(engine, unmakeDefaultStream(engine, user!, params.stream_id as number));
+    },
+  },
+];
