@@ -8,7 +8,8 @@ import { outcome, type Effect, type Outcome } from './events.ts';
 import { deleteMessages } from './messages/delete.ts';
 import { channelMessageFilter } from './messages/permissions.ts';
 import { getMessage, topicKey, userFlagBits } from './messages/store.ts';
-import type { UserRecord } from './state.ts';
+import { VISIBILITY_POLICY, type StreamRecord, type UserRecord } from './state.ts';
+import { setTopicVisibility, userTopicKey } from './user-topics.ts';
 
 export interface TopicEntry {
   name: string;
@@ -51,7 +52,8 @@ export function streamTopics(engine: Engine, user: UserRecord, streamId: number,
  * delete_in_topic (administrators only, checked by the route): the topic's messages the caller can
  * act on, newest first, deleted TOPIC_DELETION_BATCH_SIZE at a time with each batch's events.
  * Upstream stops after 50 s of work and answers `complete: false`; the simulated server never runs
- * out of time, so one call always finishes.
+ * out of time, so one call always finishes. The topic being gone, its visibility settings go too:
+ * every user's (in a channel with protected history, only theirs who kept no message of it).
  */
 export function deleteTopic(engine: Engine, actor: UserRecord, streamId: number, topicName: string): Outcome<{ complete: boolean }> {
   const stream = accessStreamById(engine, actor, streamId);
@@ -66,5 +68,21 @@ export function deleteTopic(engine: Engine, actor: UserRecord, streamId: number,
   for (let start = 0; start < ids.length; start += TOPIC_DELETION_BATCH_SIZE) {
     events.push(...deleteMessages(engine, ids.slice(start, start + TOPIC_DELETION_BATCH_SIZE), actor.id));
   }
+  events.push(...clearTopicSettings(engine, stream, topic));
   return outcome({ complete: true }, events);
+}
+
+function clearTopicSettings(engine: Engine, stream: StreamRecord, topic: string): Effect[] {
+  const key = userTopicKey(stream.id, topic);
+  const store = engine.state.messages;
+  const remaining = store.byTopic.get(stream.id)?.get(topicKey(topic)) ?? [];
+  const keptSome = (userId: number): boolean => remaining.some((id) => userFlagBits(getMessage(store, id)!, userId) !== undefined);
+  const events: Effect[] = [];
+  for (const [userId, topics] of [...engine.state.userTopics].sort((a, b) => a[0] - b[0])) {
+    if (!topics.has(key)) continue;
+    if (!stream.history_public_to_subscribers && keptSome(userId)) continue;
+    const user = engine.state.users.get(userId);
+    if (user) events.push(...setTopicVisibility(engine, user, stream, topic, VISIBILITY_POLICY.inherit).events);
+  }
+  return events;
 }

@@ -118,6 +118,19 @@ describe('POST /streams/{stream_id}/delete_topic', () => {
     expect(s.engine.state.messages.indexById.has(keep)).toBe(true);
   });
 
+  it("clears everyone's visibility setting of the deleted topic, with their user_topic events", async () => {
+    const { s, garden } = await withGarden();
+    await send(s, 'garden', 'Weeds');
+    await call(s, 'POST', '/user_topics', { stream_id: garden, topic: 'weeds', visibility_policy: 3 }, ID.hamlet);
+    await call(s, 'POST', '/user_topics', { stream_id: garden, topic: 'roses', visibility_policy: 1 }, ID.hamlet);
+    const events = await eventsOf(s, () => call(s, 'POST', `/streams/${garden}/delete_topic`, { topic_name: 'WEEDS' }));
+    expect(events.filter((e) => e.event.type === 'user_topic')).toEqual([
+      { event: { type: 'user_topic', stream_id: garden, topic_name: 'WEEDS', last_updated: expect.any(Number), visibility_policy: 0 }, users: [ID.hamlet] },
+    ]);
+    const registered = await s.request({ method: 'POST', path: '/api/v1/register', as: ID.hamlet, body: { fetch_event_types: ['user_topic'] } });
+    expect(registered.body.user_topics.map((t: Body) => [t.topic_name, t.visibility_policy])).toEqual([['roses', 1]]);
+  });
+
   it('deletes in batches, newest first', async () => {
     const { s, garden } = await withGarden();
     const ids: number[] = [];
