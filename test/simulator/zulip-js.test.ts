@@ -14,7 +14,16 @@ type Call = (params?: Record<string, unknown>) => Promise<any>;
 interface ZulipClient {
   users: { retrieve: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
   streams: { retrieve: Call; topics: { retrieve: Call }; deleteById: Call };
-  messages: { send: Call; retrieve: Call; getById: Call; update: Call; getHistoryById: Call; deleteById: Call };
+  messages: {
+    send: Call;
+    retrieve: Call;
+    getById: Call;
+    update: Call;
+    getHistoryById: Call;
+    deleteById: Call;
+    render: (params: Record<string, unknown> | string) => Promise<any>;
+    flags: { add: Call; remove: Call };
+  };
   reactions: { add: Call; remove: Call };
   server: { settings: Call };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
@@ -244,6 +253,43 @@ describe('zulip-js session', () => {
     expect(res).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['stream_id'] });
     const channel = await client.callEndpoint(`/streams/${stream_id}`, 'GET');
     expect(channel.stream.is_archived).toBe(true);
+  });
+
+  test('messages.flags.add and messages.flags.remove (messages JSON-encoded by zulip-js)', async () => {
+    const starred = await client.messages.flags.add({ messages: [channelMessageId], flag: 'starred' });
+    expect(starred).toEqual({ result: 'success', msg: '', messages: [channelMessageId], ignored_because_not_subscribed_channels: [] });
+    expect((await client.messages.getById({ message_id: channelMessageId })).message.flags).toContain('starred');
+    const read = await client.messages.flags.add({ messages: [channelMessageId], flag: 'read' });
+    expect(read.result).toBe('success');
+    const unstarred = await client.messages.flags.remove({ messages: [channelMessageId], flag: 'starred' });
+    expect(unstarred).toMatchObject({ result: 'success', messages: [channelMessageId] });
+    expect((await client.messages.getById({ message_id: channelMessageId })).message.flags).toEqual(['read']);
+    const refused = await client.messages.flags.add({ messages: [channelMessageId], flag: 'mentioned' });
+    expect(refused).toEqual({ result: 'error', msg: "Flag not editable: 'mentioned'", code: 'BAD_REQUEST' });
+  });
+
+  test('messages.render (a bare string is sent as content)', async () => {
+    const res = await client.messages.render('**Bold** from zulip-js, @**King Hamlet**');
+    expect(res).toEqual({
+      result: 'success',
+      msg: '',
+      rendered: '<p><strong>Bold</strong> from zulip-js, <span class="user-mention" data-user-id="10">@King Hamlet</span></p>',
+    });
+  });
+
+  test('callEndpoint: mark a topic read, then unread by narrow', async () => {
+    const marked = await client.callEndpoint('/mark_topic_as_read', 'POST', { stream_id: 4, topic_name: 'zulip-js moved' });
+    expect(marked).toEqual({ result: 'success', msg: '' });
+    const unread = await client.callEndpoint('/messages/flags/narrow', 'POST', {
+      anchor: 'newest',
+      num_before: 10,
+      num_after: 0,
+      narrow: JSON.stringify([{ operator: 'channel', operand: 'Denmark' }, { operator: 'topic', operand: 'zulip-js moved' }]),
+      op: 'remove',
+      flag: 'read',
+    });
+    // The topic holds the message and Notification Bot's notice of the move.
+    expect(unread).toMatchObject({ result: 'success', processed_count: 2, updated_count: 2, first_processed_id: channelMessageId, found_oldest: true });
   });
 
   test('errors come back as Zulip error envelopes', async () => {

@@ -10,7 +10,7 @@ import type { UserRecord } from '../state.ts';
 import { isConversationMuted } from '../user-topics.ts';
 import { viewerFlagBits } from './access.ts';
 import { apiFlags, formatMessage, type FormatOptions } from './format.ts';
-import { FLAG_BITS, getMessage, lowerBound, type StoredMessage } from './store.ts';
+import { FLAG_BITS, getMessage, lowerBound, userFlagBits, type StoredMessage } from './store.ts';
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -25,7 +25,7 @@ export interface GetMessagesParams extends FormatOptions {
   useFirstUnreadAnchor: boolean;
 }
 
-type Anchor = number | 'first_unread';
+export type Anchor = number | 'first_unread';
 
 const tooMany = () => ChatError.badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
 
@@ -53,7 +53,7 @@ function escapedTopic(message: StoredMessage): string {
   return escapeHtml(message.topic);
 }
 
-interface Hit {
+export interface Hit {
   message: StoredMessage;
   bits: number;
 }
@@ -66,9 +66,14 @@ function* walk(engine: Engine, viewer: UserRecord | undefined, narrow: CompiledN
   for (let i = start; i >= 0 && i < length; i += step) {
     const message = ids ? getMessage(store, ids[i]!) : store.messages[i];
     if (!message) continue;
-    const bits = viewerFlagBits(engine, viewer, message);
-    if (bits === undefined) continue;
-    if (!narrow.includeHistory && (bits & FLAG_BITS.historical) !== 0) continue;
+    // A UserMessage row counts, historical or not (a starred message from before one subscribed
+    // is among one's starred messages); without one, only narrows that include history see it.
+    let bits = viewer ? userFlagBits(message, viewer.id) : undefined;
+    if (bits === undefined) {
+      if (!narrow.includeHistory) continue;
+      bits = viewerFlagBits(engine, viewer, message);
+      if (bits === undefined) continue;
+    }
     if (narrow.test(message, bits)) yield { message, bits };
   }
 }
@@ -97,7 +102,7 @@ function firstUnread(engine: Engine, viewer: UserRecord | undefined, narrow: Com
   const insideChannel = narrow.terms.some((t) => (t.operator === 'channel' || t.operator === 'stream') && !t.negated);
   const muted = (m: StoredMessage) => m.streamId !== null && isConversationMuted(engine, viewer.id, m.streamId, m.topic, { insideChannel });
   for (const hit of walk(engine, viewer, narrow, 0, 1)) {
-    if ((hit.bits & FLAG_BITS.read) === 0 && (hit.bits & FLAG_BITS.historical) === 0 && !muted(hit.message)) return hit.message.id;
+    if ((hit.bits & FLAG_BITS.read) === 0 && !muted(hit.message)) return hit.message.id;
   }
   return LARGER_THAN_MAX_MESSAGE_ID;
 }
@@ -156,14 +161,50 @@ export function getMessages(engine: Engine, viewer: UserRecord | undefined, para
     };
   }
 
-  const anchorValue = parseAnchor(params.anchor, params.useFirstUnreadAnchor);
+  const anchor = parseAnchor(params.anchor, params.useFirstUnreadAnchor);
+  if (params.numBefore + params.numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
+  const window = fetchWindow(engine, viewer, { ...params, anchor });
+  return {
+    messages: renderHits(engine, window.hits, window.narrow, params),
+    anchor: window.anchor,
+    found_anchor: window.foundAnchor,
+    found_oldest: window.foundOldest,
+    found_newest: window.foundNewest,
+    history_limited: false,
+  };
+}
+
+export interface WindowParams {
+  anchor: Anchor;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: NarrowTerm[];
+}
+
+export interface MessageWindow {
+  /** The messages of the window, oldest first, with the viewer's flag bits. */
+  hits: Hit[];
+  narrow: CompiledNarrow;
+  /** The anchor as resolved (first_unread becomes an ID). */
+  anchor: number;
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}
+
+/**
+ * Zulip's fetch_messages: up to `numBefore` matching messages before the anchor, the anchor itself
+ * (when it matches and is included) and up to `numAfter` after it. GET /messages renders the
+ * window; POST /messages/flags/narrow changes flags on it.
+ */
+export function fetchWindow(engine: Engine, viewer: UserRecord | undefined, params: WindowParams): MessageWindow {
   const { numBefore, numAfter, includeAnchor } = params;
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
   if (numBefore > 0 && numAfter > 0 && !includeAnchor) {
     throw ChatError.badRequest('The anchor can only be excluded at an end of the range');
   }
   const narrow = compileNarrow(engine, viewer, params.narrow);
-  const anchor = anchorValue === 'first_unread' ? firstUnread(engine, viewer, narrow) : anchorValue;
+  const anchor = params.anchor === 'first_unread' ? firstUnread(engine, viewer, narrow) : params.anchor;
   const anchoredToLeft = anchor === 0;
   const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
 
@@ -181,14 +222,13 @@ export function getMessages(engine: Engine, viewer: UserRecord | undefined, para
       after = [...first, ...take(forward, Math.max(0, numAfter - 1))].slice(0, numAfter);
     }
   }
-  const hits = [...before, ...anchorHits, ...after];
   return {
-    messages: renderHits(engine, hits, narrow, params),
+    hits: [...before, ...anchorHits, ...after],
+    narrow,
     anchor,
-    found_anchor: anchorHits.length === 1,
-    found_oldest: anchoredToLeft || before.length < numBefore,
-    found_newest: anchoredToRight || after.length < numAfter,
-    history_limited: false,
+    foundAnchor: anchorHits.length === 1,
+    foundOldest: anchoredToLeft || before.length < numBefore,
+    foundNewest: anchoredToRight || after.length < numAfter,
   };
 }
 
@@ -218,9 +258,9 @@ export function matchesNarrow(engine: Engine, viewer: UserRecord, msgIds: number
   for (const id of [...new Set(msgIds)].sort((a, b) => a - b)) {
     const message = getMessage(engine.state.messages, id);
     if (!message) continue;
-    const bits = viewerFlagBits(engine, viewer, message);
-    if (bits === undefined || (bits & FLAG_BITS.historical) !== 0) continue;
-    if (!narrow.test(message, bits)) continue;
+    // Only messages the viewer has a UserMessage row for (historical rows included).
+    const bits = userFlagBits(message, viewer.id);
+    if (bits === undefined || !narrow.test(message, bits)) continue;
     const subject = escapedTopic(message);
     out[String(id)] = {
       match_content: narrow.isSearch ? highlightHtml(message.renderedContent, narrow.searchWords) : message.renderedContent,

@@ -4,9 +4,8 @@
 import { type Engine } from '../core.ts';
 import type { UserRecord } from '../state.ts';
 import { FLAG_BITS, getMessage, userFlagBits, type StoredMessage } from './store.ts';
+import { unreadMsgs } from './unread.ts';
 
-/** Zulip's MAX_UNREAD_MESSAGES: the newest unread rows considered. */
-export const MAX_UNREAD_MESSAGES = 50_000;
 const MAX_STARRED_MESSAGES = 10_000;
 const MAX_RECENT_DM_MESSAGES = 1000;
 
@@ -52,69 +51,7 @@ export function recentPrivateConversationsState(engine: Engine, user: UserRecord
   return { recent_private_conversations: [...conversations.values()].sort((a, b) => b.max_message_id - a.max_message_id) };
 }
 
-/**
- * The `unread_msgs` object (message + update_message_flags wanted): the newest unread rows,
- * without channels the user left, grouped by conversation; muted channels are listed but not
- * counted, and their wildcard mentions are no mentions.
- */
+/** The `unread_msgs` object (message + update_message_flags wanted): see unread.ts. */
 export function unreadMsgsState(engine: Engine, user: UserRecord): Record<string, unknown> {
-  const store = engine.state.messages;
-  const ids = rowIds(engine, user);
-  const unread: { m: StoredMessage; bits: number }[] = [];
-  for (let i = ids.length - 1; i >= 0 && unread.length < MAX_UNREAD_MESSAGES; i--) {
-    const m = getMessage(store, ids[i]!);
-    if (!m) continue;
-    const bits = userFlagBits(m, user.id) ?? FLAG_BITS.read;
-    if ((bits & FLAG_BITS.read) !== 0) continue;
-    if (m.streamId !== null && engine.state.subscriptions.get(m.streamId)?.get(user.id)?.active === false) continue;
-    unread.push({ m, bits });
-  }
-  const oldUnreadsMissing = unread.length === MAX_UNREAD_MESSAGES;
-  unread.reverse();
-
-  const pms = new Map<number, number[]>();
-  const huddles = new Map<string, number[]>();
-  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
-  const mentions: number[] = [];
-  let count = 0;
-  for (const { m, bits } of unread) {
-    let muted = false;
-    if (m.streamId !== null) {
-      const key = `${m.streamId}\u0000${m.topic.toLowerCase()}`;
-      let group = streams.get(key);
-      if (!group) streams.set(key, (group = { stream_id: m.streamId, topic: m.topic, unread_message_ids: [] }));
-      group.unread_message_ids.push(m.id);
-      muted = engine.state.subscriptions.get(m.streamId)?.get(user.id)?.is_muted === true;
-      if (!muted) count++;
-    } else {
-      const participants = m.dmUserIds ?? [];
-      if (participants.length <= 2) {
-        const other = others(m, user.id)[0] ?? user.id;
-        pms.set(other, [...(pms.get(other) ?? []), m.id]);
-      } else {
-        const key = participants.join(',');
-        huddles.set(key, [...(huddles.get(key) ?? []), m.id]);
-      }
-      count++;
-    }
-    const wildcard = (bits & (FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) !== 0;
-    if ((bits & FLAG_BITS.mentioned) !== 0 || (wildcard && !muted)) mentions.push(m.id);
-  }
-  const streamGroups = [...streams.values()].sort((a, b) =>
-    a.stream_id !== b.stream_id ? a.stream_id - b.stream_id : a.topic.toLowerCase() < b.topic.toLowerCase() ? -1 : a.topic.toLowerCase() > b.topic.toLowerCase() ? 1 : 0,
-  );
-  return {
-    unread_msgs: {
-      pms: [...pms.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([other, list]) => ({ other_user_id: other, sender_id: other, unread_message_ids: list })),
-      streams: streamGroups,
-      huddles: [...huddles.entries()]
-        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-        .map(([key, list]) => ({ user_ids_string: key, unread_message_ids: list })),
-      mentions,
-      count,
-      old_unreads_missing: oldUnreadsMissing,
-    },
-  };
+  return { unread_msgs: unreadMsgs(engine, user) };
 }

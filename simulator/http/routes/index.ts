@@ -11,6 +11,7 @@ import { groupRoutes } from './groups.ts';
 import { inviteRoutes } from './invites.ts';
 import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
+import { messageFlagRoutes } from './message-flags.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { pushRoutes } from './push.ts';
@@ -37,6 +38,7 @@ export const routes: readonly Route[] = [
   ...channelAdminRoutes,
   ...messageRoutes,
   ...messageChangeRoutes,
+  ...messageFlagRoutes,
   ...draftRoutes,
   ...personalRoutes,
   ...groupRoutes,

@@ -2,7 +2,7 @@
 // users): short request forms and a recorder of the events each action sends, with their users.
 import { createSimulator, fixedClock, type Credentials, type Simulator } from '../../../simulator/index.ts';
 import type { Fixture } from '../../../types/chat/fixture.ts';
-import { watchEvents } from '../helpers.ts';
+import { devFixture, watchEvents } from '../helpers.ts';
 
 export { CORDELIA, DESDEMONA, error, fetchMessages, HAMLET, IAGO, OTHELLO, POLONIUS, PROSPERO, sim } from '../messages/helpers.ts';
 
@@ -12,6 +12,27 @@ export const NOW = 1_700_300_000;
 /** A dev-realm simulator whose clock stands still at NOW (timestamps in answers are exact). */
 export function stillSim(fixture?: Fixture): Simulator {
   return createSimulator({ seed: 7, clock: fixedClock(NOW), ...(fixture ? { fixture } : {}) });
+}
+
+/** The dev realm with its whole history read by everyone (tests then make their own unread messages). */
+export function allReadSim(): Simulator {
+  const fixture = devFixture();
+  for (const m of fixture.messages) delete m.read_by;
+  return stillSim(fixture);
+}
+
+/** What POST /register reports as the user's unread messages. */
+export async function unreadOf(s: Simulator, as: Credentials): Promise<Record<string, any>> {
+  const res = await call(s, 'POST', as, '/register', { fetch_event_types: ['message', 'update_message_flags'] });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.unread_msgs as Record<string, any>;
+}
+
+/** The user's flags on a message, as GET /messages/{id} shows them. */
+export async function flagsOf(s: Simulator, as: Credentials, id: number): Promise<string[]> {
+  const res = await s.request({ method: 'GET', path: `/api/v1/messages/${id}`, as });
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return res.body.message.flags as string[];
 }
 
 export function call(s: Simulator, method: string, as: Credentials, path: string, body: Record<string, unknown> = {}) {
