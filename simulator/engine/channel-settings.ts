@@ -3,7 +3,7 @@
  * kind of channel, the new channel's record, and who hears about it.
  */
 import { accessChannelFolder } from './channel-folders.ts';
-import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isOwner, nowSeconds, type Engine } from './core.ts';
+import { activeUsers, canAccessStreamMetadata, getUserByApiEmail, isAdmin, isGuest, isOwner, nowSeconds, subscribersOf, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { accessGroupSetting, hasRealmGroupPermission, normalizeGroupSetting } from './groups.ts';
 import { addStreamToIndexes, defaultChannelGroups, emailToken } from './fixture.ts';
@@ -250,4 +250,12 @@ export function streamAudience(engine: Engine, stream: StreamRecord): number[] {
   if (stream.is_web_public) return users.map((u) => u.id);
   if (!stream.invite_only) return users.filter((u) => !isGuest(u)).map((u) => u.id);
   return users.filter((u) => canAccessStreamMetadata(engine, u, stream)).map((u) => u.id);
+}
+
+/**
+ * Who hears of subscribers joining or leaving (peer_add / peer_remove): everyone who can see the
+ * channel (streamAudience) and its subscribers, active users only.
+ */
+export function peerAudience(engine: Engine, stream: StreamRecord): number[] {
+  return [...new Set([...streamAudience(engine, stream), ...subscribersOf(engine, stream.id)])].sort((a, b) => a - b);
 }

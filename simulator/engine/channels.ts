@@ -15,6 +15,7 @@ import {
 } from './core.ts';
 import type { Channel } from '../../types/chat/channel.ts';
 import { ChatError } from './errors.ts';
+import { effect, type Effect } from './events.ts';
 import { groupSettingForApi } from './groups.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
@@ -133,6 +134,21 @@ export function formatSubscription(
   };
   if (options.includeSubscribers) out.subscribers = subscribersOf(engine, stream.id);
   return out;
+}
+
+/** The `stream` `delete` event: the channels a user can no longer see. */
+export function streamDeletionEvent(streams: readonly StreamRecord[], users: Iterable<number>, forArchiving = false): Effect {
+  return effect(
+    {
+      type: 'stream',
+      op: 'delete',
+      // `streams` is deprecated, kept for older clients.
+      streams: streams.map((s) => ({ stream_id: s.id })),
+      stream_ids: streams.map((s) => s.id),
+      for_archiving: forArchiving,
+    },
+    users,
+  );
 }
 
 // ---------------------------------------------------------------- GET /streams

@@ -25,10 +25,11 @@ import {
   doCreateStream,
   isHexColor,
   resolvePrincipals,
+  peerAudience,
   streamAudience,
   type ChannelSettings,
 } from './channel-settings.ts';
-import { compareCodePoints, formatStream, formatSubscription } from './channels.ts';
+import { compareCodePoints, formatStream, formatSubscription, streamDeletionEvent } from './channels.ts';
 import { STREAM_NOTIFICATION_DEFAULTS } from './user-settings.ts';
 
 /**
@@ -60,6 +61,8 @@ function doSubscribe(
   const already = new Map<number, StreamRecord[]>();
   const state = engine.state;
   const newlyByStream = new Map<number, number[]>();
+  /** Channel → new subscribers who could not see it before (they hear of it as created). */
+  const newlyVisible = new Map<number, number[]>();
   for (const user of users) {
     for (const stream of streams) {
       const subs = state.subscriptions.get(stream.id)!;
@@ -68,6 +71,9 @@ function doSubscribe(
         if (!already.has(user.id)) already.set(user.id, []);
         already.get(user.id)!.push(stream);
         continue;
+      }
+      if (!created.has(stream.id) && !canAccessStreamMetadata(engine, user, stream)) {
+        newlyVisible.set(stream.id, [...(newlyVisible.get(stream.id) ?? []), user.id]);
       }
       const color = colors.get(stream.id) ?? existing?.color ?? pickColor(state, user.id);
       if (existing) {
@@ -80,12 +86,16 @@ function doSubscribe(
       newlyByStream.get(stream.id)!.push(user.id);
     }
   }
-  // Private channels just created are announced to their new subscribers too (those who did
-  // not already hear of it at creation).
+  // Subscribers who could not see the channel before hear of it first, as created
+  // (send_stream_creation_events_for_previously_inaccessible_streams): those of a private channel
+  // just created who were not told at creation, and those of an existing channel they could not
+  // see (a guest joining a public channel, anyone added to a private one).
   for (const stream of streams) {
-    if (!created.has(stream.id) || !stream.invite_only) continue;
-    const told = new Set(created.get(stream.id));
-    const newcomers = (newlyByStream.get(stream.id) ?? []).filter((id) => !told.has(id));
+    let newcomers: number[];
+    if (created.has(stream.id)) {
+      const told = new Set(created.get(stream.id));
+      newcomers = stream.invite_only ? (newlyByStream.get(stream.id) ?? []).filter((id) => !told.has(id)) : [];
+    } else newcomers = newlyVisible.get(stream.id) ?? [];
     if (newcomers.length > 0) {
       events.push(effect({ type: 'stream', op: 'create', streams: [formatStream(engine, stream)] }, newcomers));
     }
@@ -108,10 +118,7 @@ function doSubscribe(
     // Everyone with metadata access hears of it (bulk_can_access_stream_metadata_user_ids):
     // active non-guests for a public channel, administrators and the granting groups for a
     // private one, plus the existing subscribers either way.
-    const audience = streamAudience(engine, stream);
-    const peers = [...new Set([...audience, ...subscribersOf(engine, streamId)])]
-      .filter((id) => !newSet.has(id))
-      .sort((a, b) => a - b);
+    const peers = peerAudience(engine, stream).filter((id) => !newSet.has(id));
     if (peers.length > 0) {
       events.push(effect({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [...newcomers].sort((a, b) => a - b) }, peers));
     }
@@ -452,12 +459,12 @@ export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribePar
     events.push(
       effect({ type: 'subscription', op: 'remove', subscriptions: left.map((s) => ({ name: s.name, stream_id: s.id })) }, [user.id]),
     );
+    // Leaving a channel one can no longer see makes it disappear (send_stream_deletion_event).
+    const lost = isAdmin(user) ? [] : left.filter((stream) => !canAccessStreamMetadata(engine, user, stream));
+    if (lost.length > 0) events.push(streamDeletionEvent(lost, [user.id]));
     for (const stream of left) {
       // Same audience as peer_add.
-      const audience = streamAudience(engine, stream);
-      const peers = [...new Set([...audience, ...subscribersOf(engine, stream.id)])]
-        .filter((id) => id !== user.id)
-        .sort((a, b) => a - b);
+      const peers = peerAudience(engine, stream).filter((id) => id !== user.id);
       if (peers.length > 0) {
         events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers));
       }

@@ -6,7 +6,7 @@
  * to private channels also send the stream create/delete events those users need.
  */
 import { streamAudience } from './channel-settings.ts';
-import { formatStream } from './channels.ts';
+import { formatStream, streamDeletionEvent } from './channels.ts';
 import { activeUserIds, nowSeconds, subscribersOf, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
@@ -238,7 +238,7 @@ function metadataAccessEvents(engine: Engine, before: Map<StreamRecord, Set<numb
       events.push(effect({ type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: subscribersOf(engine, stream.id) }, gaining));
     }
     if (losing.length > 0) {
-      events.push(effect({ type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] }, losing));
+      events.push(streamDeletionEvent([stream], losing));
     }
   }
   return events;

@@ -17,6 +17,7 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { expireInvitesBy } from './invites.ts';
 import { deleteMessagesBySender } from './messages/delete.ts';
 import { creationRights } from './realm-state.ts';
+import { peerAudience } from './channel-settings.ts';
 import { ROLE, type UserRecord } from './state.ts';
 import type { User } from '../../types/chat/user.ts';
 
@@ -324,8 +325,9 @@ function applyActions(engine: Engine, actor: UserRecord, user: UserRecord, param
           person: {
             user_id: user.id,
             avatar_source: user.avatar_source,
-            avatar_url: avatarUrl(engine, user, { clientGravatar: false }),
-            avatar_url_medium: avatarUrl(engine, user, { clientGravatar: false }),
+            // notify_avatar_url_change: null URLs when clients can compute the gravatar themselves.
+            avatar_url: avatarUrl(engine, user, { clientGravatar: true }),
+            avatar_url_medium: avatarUrl(engine, user, { clientGravatar: true }) === null ? null : avatarUrlMedium(engine, user),
             avatar_version: user.avatar_version,
           },
         },
@@ -359,10 +361,7 @@ function deactivateOne(engine: Engine, user: UserRecord, events: Effect[]): void
     const sub = subs.get(user.id);
     if (!sub?.active) continue;
     const stream = engine.state.streams.get(streamId)!;
-    const peers = stream.invite_only
-      ? [...subs.entries()].filter(([id, s]) => s.active && id !== user.id && engine.state.users.get(id)?.is_active).map(([id]) => id)
-      : recipients.filter((id) => engine.state.users.get(id)!.role !== ROLE.guest || subs.get(id)?.active);
-    events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [streamId], user_ids: [user.id] }, peers));
+    events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [streamId], user_ids: [user.id] }, peerAudience(engine, stream)));
   }
 }
 

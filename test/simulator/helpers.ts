@@ -53,7 +53,7 @@ export interface Delivered {
 }
 
 /**
- * One event queue for every active user (all event types, rendered content, the modern
+ * One event queue for every active user of the realm (all event types, rendered content, the modern
  * capabilities), registered straight on the engine; `take()` reads and acknowledges them all and
  * groups identical events: each entry is one event and the users whose queues got it.
  */
@@ -61,7 +61,8 @@ export function watchEvents(s: Simulator, capabilities: Partial<Record<string, b
   const engine = s.engine;
   const queues = new Map<number, EventQueue>();
   for (const user of engine.state.users.values()) {
-    if (!user.is_active) continue;
+    // System bots live in another realm upstream: no client of theirs polls this one.
+    if (!user.is_active || user.is_system_bot) continue;
     const options: QueueOptions = {
       eventTypes: null,
       narrow: [],

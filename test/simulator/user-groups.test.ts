@@ -266,7 +266,7 @@ describe('POST /user_groups/{id}/members', () => {
     const removed = await eventsOf(s, () => members(s, ID.cordelia, HAMLETCHARACTERS, { delete: [ID.othello, ID.cordelia] }));
     // Hamlet stays subscribed; Othello and Cordelia lose sight of the channel.
     expect(removed.find((e) => e.event.type === 'stream')).toEqual({
-      event: { type: 'stream', op: 'delete', streams: [{ stream_id: CORE_TEAM }], stream_ids: [CORE_TEAM] },
+      event: { type: 'stream', op: 'delete', streams: [{ stream_id: CORE_TEAM }], stream_ids: [CORE_TEAM], for_archiving: false },
       users: [ID.cordelia, ID.othello],
     });
   });

@@ -3,13 +3,13 @@
 // name/code/type triple is validated. Removing never validates the emoji, only looks it up.
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Outcome } from '../events.ts';
-import { subscribersOf, type Engine } from '../core.ts';
+import type { Engine } from '../core.ts';
 import { checkEmojiRequest, emojiDataForName } from '../emoji/check.ts';
 import { normalizeReactionType } from '../emoji/index.ts';
 import type { UserRecord } from '../state.ts';
-import { canAccessStreamHistory } from './access.ts';
+import { eventRecipientsForMessages } from './access.ts';
 import { accessMessage } from './fetch.ts';
-import { FLAG_BITS, rowUserIds, setUserFlagBits, type ReactionType, type StoredMessage } from './store.ts';
+import { FLAG_BITS, setUserFlagBits, type ReactionType, type StoredMessage } from './store.ts';
 
 export interface ReactionParams {
   emojiName: string | undefined;
@@ -19,21 +19,6 @@ export interface ReactionParams {
 
 /** The specification words the reaction's unknown-code error without Zulip's period. */
 const REACTION_WORDING = { invalidCode: 'Invalid emoji code' };
-
-/** Who hears about a reaction: everyone who received the message, plus, for channel messages, subscribers who can read its history. */
-function reactionAudience(engine: Engine, message: StoredMessage): number[] {
-  const users = new Set(rowUserIds(message));
-  if (message.streamId !== null) {
-    const stream = engine.state.streams.get(message.streamId);
-    if (stream) {
-      for (const id of subscribersOf(engine, stream.id)) {
-        const user = engine.state.users.get(id);
-        if (user && canAccessStreamHistory(engine, user, stream)) users.add(id);
-      }
-    }
-  }
-  return [...users];
-}
 
 function reactionEvent(engine: Engine, op: 'add' | 'remove', user: UserRecord, message: StoredMessage, name: string, code: string, type: string) {
   return effect(
@@ -47,7 +32,8 @@ function reactionEvent(engine: Engine, op: 'add' | 'remove', user: UserRecord, m
       emoji_code: code,
       reaction_type: type,
     },
-    reactionAudience(engine, message),
+    // event_recipient_ids_for_action_on_messages, as for deletions.
+    eventRecipientsForMessages(engine, [message]),
   );
 }
 
