@@ -16,6 +16,7 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { newSubscription, pickColor } from './fixture.ts';
 import { isUserInGroupSetting } from './core.ts';
 import { hasRealmGroupPermission } from './groups.ts';
+import { markStreamMessagesAsRead } from './messages/read.ts';
 import { sendSubscriptionNotices } from './notifications.ts';
 import type { StreamRecord, SubscriptionRecord, UserRecord } from './state.ts';
 import {
@@ -443,6 +444,8 @@ export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribePar
   const events: Effect[] = [];
   const removed: string[] = [];
   const notRemoved: string[] = [];
+  /** Zulip marks a left channel's messages read afterwards (its deferred_work queue). */
+  const markRead: [UserRecord, StreamRecord][] = [];
   for (const user of users) {
     const left: StreamRecord[] = [];
     for (const stream of streams) {
@@ -454,6 +457,7 @@ export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribePar
       sub.active = false;
       left.push(stream);
       removed.push(stream.name);
+      markRead.push([user, stream]);
     }
     if (left.length === 0) continue;
     events.push(
@@ -469,6 +473,10 @@ export function unsubscribe(engine: Engine, actor: UserRecord, p: UnsubscribePar
         events.push(effect({ type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [user.id] }, peers));
       }
     }
+  }
+  for (const [user, stream] of markRead) {
+    const read = markStreamMessagesAsRead(engine, user.id, stream.id);
+    if (read) events.push(read);
   }
   return outcome({ removed, not_removed: notRemoved }, events);
 }

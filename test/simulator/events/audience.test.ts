@@ -112,6 +112,12 @@ const rows: Row[] = [
     { 'subscription/remove': [othello], 'subscription/peer_remove': but(othello, polonius) },
   ],
   [
+    'leaving a channel with unread messages: they are marked read, for the leaver only',
+    (s) => denmarkMessage(s),
+    (s) => call(s, othello, 'DELETE', '/users/me/subscriptions', { subscriptions: ['Denmark'] }),
+    { 'subscription/remove': [othello], 'subscription/peer_remove': but(othello, polonius), 'update_message_flags/add': [othello] },
+  ],
+  [
     'leaving a private channel one can no longer see: remove, then the channel is deleted for the user',
     (s) => call(s, iago, 'POST', '/users/me/subscriptions', { subscriptions: [{ name: 'core team' }], principals: [othello] }),
     (s) => call(s, othello, 'DELETE', '/users/me/subscriptions', { subscriptions: ['core team'] }),
