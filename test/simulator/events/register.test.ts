@@ -196,6 +196,20 @@ describe('the initial state agrees with the REST endpoints', () => {
     expect(state.drafts).toHaveLength(2);
   });
 
+  it('lists unread messages of muted conversations without counting them', async () => {
+    const s = sim();
+    await s.request({ method: 'POST', path: '/api/v1/user_topics', as: HAMLET, body: { stream_id: 4, topic: 'quiet', visibility_policy: 1 } });
+    await send(s, ID.iago, { type: 'stream', to: 'Denmark', topic: 'quiet', content: '@**all** hush' });
+    await send(s, ID.iago, { type: 'stream', to: 'Denmark', topic: 'loud', content: 'hey' });
+    const { unread_msgs: unread } = await register(s, HAMLET, { fetch_event_types: ['message', 'update_message_flags'] });
+    const topics = unread.streams.filter((g: { stream_id: number }) => g.stream_id === 4).map((g: { topic: string }) => g.topic);
+    expect(topics).toEqual(expect.arrayContaining(['quiet', 'loud']));
+    const listed = [...unread.pms, ...unread.streams, ...unread.huddles].reduce((n: number, g: { unread_message_ids: number[] }) => n + g.unread_message_ids.length, 0);
+    expect(unread.count).toBe(listed - 1);
+    // A wildcard mention in a muted topic is no mention.
+    expect(unread.mentions).toEqual([]);
+  });
+
   it('reports unread messages as GET /messages flags them', async () => {
     const s = sim();
     await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}]`, content: 'one' });
