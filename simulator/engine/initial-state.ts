@@ -11,7 +11,6 @@ import { defaultStreamsState, streamState } from './channels.ts';
 import { customProfileFieldsRegisterState } from './custom-profile-fields.ts';
 import { devicesRegisterState } from './devices.ts';
 import { draftsRegisterState } from './drafts.ts';
-import { realmEmojiState } from './emoji/index.ts';
 import {
   maxMessageIdState,
   recentPrivateConversationsState,
@@ -20,6 +19,7 @@ import {
 } from './messages/initial-state.ts';
 import { linkifiersForApi } from './linkifier-admin.ts';
 import { navigationViewsRegisterState } from './navigation-views.ts';
+import { realmEmojiDict } from './realm-emoji.ts';
 import { realmState } from './realm-state.ts';
 import { savedSnippetsRegisterState } from './saved-snippets.ts';
 import type { UserRecord } from './state.ts';
@@ -68,7 +68,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['realm', (c) => realmState(c.engine)],
   ['realm_bot', (c) => realmBotState(c.engine, c.user)],
   ['realm_domains', () => ({ realm_domains: [] })],
-  ['realm_emoji', (c) => realmEmojiState(c.engine.state.realm.emoji)],
+  ['realm_emoji', (c) => ({ realm_emoji: realmEmojiDict(c.engine) })],
   // Clients without linkifier_url_template cannot read the templates (Zulip sends them nothing).
   ['realm_linkifiers', (c) => ({ realm_linkifiers: c.capabilities.linkifier_url_template ? linkifiersForApi(c.engine) : [] })],
   ['realm_filters', () => ({ realm_filters: [] })],

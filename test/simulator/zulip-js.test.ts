@@ -25,6 +25,7 @@ interface ZulipClient {
     flags: { add: Call; remove: Call };
   };
   reactions: { add: Call; remove: Call };
+  emojis: { retrieve: Call };
   server: { settings: Call };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
   config: { username: string; apiKey: string };
@@ -187,6 +188,25 @@ describe('zulip-js session', () => {
       expect(listed.attachments).toContainEqual(expect.objectContaining({ name: 'notes from zulip-js.txt', size: 21, message_ids: [] }));
       const got = await fetch(new URL(res.url, server.url), { headers: { authorization: `Basic ${Buffer.from(`${client.config.username}:${client.config.apiKey}`).toString('base64')}` } });
       expect([got.status, got.headers.get('content-type'), await got.text()]).toEqual([200, 'text/plain; charset="ascii"', 'Uploaded by zulip-js\n']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  // zulip-js lists custom emoji (emojis.retrieve); uploading one goes through callEndpoint with a file stream.
+  test('emojis.retrieve and a custom emoji uploaded through callEndpoint, then used in a reaction', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'zulip-js-emoji-'));
+    try {
+      const file = path.join(dir, 'zulipjs.png');
+      await writeFile(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const added = await client.callEndpoint('/realm/emoji/zulip_js', 'POST', { file: createReadStream(file) });
+      expect(added).toEqual({ result: 'success', msg: '' });
+      const res = await client.emojis.retrieve();
+      expect(res.result).toBe('success');
+      const emoji = Object.values(res.emoji as Record<string, { name: string }>).find((e) => e.name === 'zulip_js');
+      expect(emoji).toMatchObject({ author_id: 11, deactivated: false, still_url: null, source_url: expect.stringMatching(/\.png$/) });
+      expect(await client.reactions.add({ message_id: channelMessageId, emoji_name: 'zulip_js' })).toEqual({ result: 'success', msg: '' });
+      expect(await client.callEndpoint('/realm/emoji/zulip_js', 'DELETE')).toEqual({ result: 'success', msg: '' });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

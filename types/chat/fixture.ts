@@ -282,6 +282,18 @@ export interface FixtureRealm {
     | 'role:members'
     | 'role:everyone'
     | 'role:internet';
+  /**
+   * Who may upload custom emoji (POST /realm/emoji/{name}): a system group; default role:members.
+   */
+  can_add_custom_emoji_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema

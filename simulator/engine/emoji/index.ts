@@ -101,12 +101,3 @@ export function findRealmEmojiById(realmEmoji: ReadonlyMap<string, RealmEmoji>, 
   for (const emoji of realmEmoji.values()) if (emoji.id === id) return emoji;
   return undefined;
 }
-
-/** The `realm_emoji` fetch type: every custom emoji by ID string, deactivated ones included. */
-export function realmEmojiState(realmEmoji: ReadonlyMap<string, RealmEmoji>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const e of [...realmEmoji.values()].sort((a, b) => Number(a.id) - Number(b.id))) {
-    out[e.id] = { id: e.id, name: e.name, source_url: e.source_url, deactivated: e.deactivated, author_id: e.author_id, still_url: null };
-  }
-  return { realm_emoji: out };
-}

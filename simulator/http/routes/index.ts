@@ -15,6 +15,7 @@ import { messageFlagRoutes } from './message-flags.ts';
 import { messageRoutes } from './messages.ts';
 import { personalRoutes } from './personal.ts';
 import { pushRoutes } from './push.ts';
+import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { realmRoutes } from './realm.ts';
 import { serverRoutes } from './server.ts';
@@ -48,4 +49,5 @@ export const routes: readonly Route[] = [
   ...uploadRoutes,
   ...eventRoutes,
   ...userTopicRoutes,
+  ...realmEmojiRoutes,
 ];

@@ -1,0 +1,40 @@
+/** Custom emoji (reference part 4 §9): list, upload, deactivate. */
+import { commit } from '../../engine/core.ts';
+import { addRealmEmoji, realmEmojiDict, removeRealmEmoji } from '../../engine/realm-emoji.ts';
+import type { ParamSpec, Route, UploadedFile } from '../route.ts';
+
+const emojiName: ParamSpec = { name: 'emoji_name', type: 'string', in: 'path', required: true };
+
+export const realmEmojiRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/realm/emoji',
+    // The list is public to every user of the realm.
+    auth: 'user',
+    summary: "the organization's custom emoji, deactivated ones included",
+    params: [],
+    handler: ({ engine }) => ({ emoji: realmEmojiDict(engine) }),
+  },
+  {
+    method: 'POST',
+    path: '/realm/emoji/{emoji_name}',
+    // Zulip's require_member_or_admin: no guests, no bots; can_add_custom_emoji_group decides the rest.
+    auth: 'human_member',
+    summary: 'upload a custom emoji (multipart, one image under any field name)',
+    params: [emojiName, { name: 'file', type: 'file', anyField: true }],
+    handler({ engine, user, params }) {
+      const files = (params.file as UploadedFile[]).map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
+      return commit(engine, addRealmEmoji(engine, user!, params.emoji_name as string, files));
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/realm/emoji/{emoji_name}',
+    auth: 'user',
+    summary: 'deactivate a custom emoji (administrators or its author)',
+    params: [emojiName],
+    handler({ engine, user, params }) {
+      return commit(engine, removeRealmEmoji(engine, user!, params.emoji_name as string));
+    },
+  },
+];
