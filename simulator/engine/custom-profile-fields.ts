@@ -239,8 +239,16 @@ function removeValue(engine: Engine, user: UserRecord, fieldId: number, events: 
  * value sends nothing.
  */
 export function updateOwnProfileData(engine: Engine, user: UserRecord, changes: ProfileDataChange[]): Outcome<Record<string, never>> {
+  return updateProfileData(engine, user, user, changes);
+}
+
+/**
+ * The same for any user's values (PATCH /users/{id} `profile_data`): whether a field may be edited
+ * is the actor's question (administrators edit every field).
+ */
+export function updateProfileData(engine: Engine, actor: UserRecord, user: UserRecord, changes: ProfileDataChange[]): Outcome<Record<string, never>> {
   const fields = changes.map((change) => {
-    const field = editableField(engine, user, change.id);
+    const field = editableField(engine, actor, change.id);
     if (change.value !== null) checkFieldValue(engine, field, change.value);
     return field;
   });

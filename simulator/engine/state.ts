@@ -130,6 +130,8 @@ export interface Realm extends RealmGroupSettings {
   name_changes_disabled: boolean;
   require_e2ee_push_notifications: boolean;
   require_unique_names: boolean;
+  /** The server's EMBEDDED_BOTS_ENABLED: whether embedded bots (type 4) may be created. */
+  embedded_bots_enabled: boolean;
   send_welcome_emails: boolean;
   /** 0 none, 1 Jitsi Meet, 3 Zoom, 4 BigBlueButton, 5 Zoom (server to server). */
   video_chat_provider: number;
@@ -220,6 +222,27 @@ export interface UserRecord {
   presence_enabled: boolean;
   /** Whether drafts are kept server-side (Zulip's enable_drafts_synchronization). */
   enable_drafts_synchronization: boolean;
+  /** Zulip's server-level can_create_users: may create accounts through POST /users (administrators only). */
+  can_create_users: boolean;
+  /** Bots: the channel a message goes to when none is named, and the one /register narrows to. */
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: boolean;
+  /** Outgoing-webhook and embedded bots: their service (Zulip's Service row); empty otherwise. */
+  bot_services: BotService[];
+  /** Incoming-webhook and embedded bots: their configuration (Zulip's BotConfigData), in insertion order. */
+  bot_config: Record<string, string>;
+}
+
+/** What an outgoing-webhook or embedded bot answers with (Zulip's Service). */
+export interface BotService {
+  name: string;
+  /** Outgoing webhooks: where messages are posted. */
+  base_url: string;
+  /** 1 generic, 2 Slack-compatible. */
+  interface: number;
+  /** Sent with each outgoing-webhook request so the receiver can check it came from here. */
+  token: string;
 }
 
 /** Group setting: a group id, or an anonymous group of users and subgroups. */

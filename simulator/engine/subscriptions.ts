@@ -127,6 +127,16 @@ function doSubscribe(
   return { subscribed, already };
 }
 
+/**
+ * A new account's first subscriptions (bulk_add_subscriptions from user creation): `subscription`
+ * `add` to the user, `peer_add` to those who see each channel. No notices.
+ */
+export function subscribeNewUser(engine: Engine, user: UserRecord, streams: StreamRecord[]): Effect[] {
+  const events: Effect[] = [];
+  doSubscribe(engine, streams, [user], new Map(), new Map(), events);
+  return events;
+}
+
 export interface SubscribeRequestItem {
   name: string;
   description?: string;

@@ -12,7 +12,7 @@ import { createSimulator, type Simulator } from '../../simulator/index.ts';
 // zulip-js is CommonJS without types: zulipInit(config) resolves to the client.
 type Call = (params?: Record<string, unknown>) => Promise<any>;
 interface ZulipClient {
-  users: { retrieve: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
+  users: { retrieve: Call; create: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
   streams: { retrieve: Call; topics: { retrieve: Call }; deleteById: Call };
   messages: {
     send: Call;
@@ -310,6 +310,17 @@ describe('zulip-js session', () => {
     });
     // The topic holds the message and Notification Bot's notice of the move.
     expect(unread).toMatchObject({ result: 'success', processed_count: 2, updated_count: 2, first_processed_id: channelMessageId, found_oldest: true });
+  });
+
+  test('users.create (an administrator with can_create_users), then the new account works', async () => {
+    const res = await client.users.create({ email: 'zulipjs-user@zulip.com', password: 'zulip-js-password', full_name: 'Made By zulip-js' });
+    expect(res).toEqual({ result: 'success', msg: '', user_id: expect.any(Number) });
+    const again = await client.users.create({ email: 'ZULIPJS-USER@zulip.com', password: 'zulip-js-password', full_name: 'Made Twice' });
+    expect(again).toEqual({ result: 'error', msg: "Email 'ZULIPJS-USER@zulip.com' already in use", code: 'BAD_REQUEST' });
+    const created = await client.callEndpoint(`/users/${res.user_id}`, 'GET');
+    expect(created.user).toMatchObject({ full_name: 'Made By zulip-js', role: 400, is_active: true });
+    const renamed = await client.callEndpoint(`/users/${res.user_id}`, 'PATCH', { full_name: 'Renamed By zulip-js' });
+    expect(renamed).toEqual({ result: 'success', msg: '' });
   });
 
   test('errors come back as Zulip error envelopes', async () => {

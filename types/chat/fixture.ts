@@ -294,6 +294,46 @@ export interface FixtureRealm {
     | 'role:members'
     | 'role:everyone'
     | 'role:internet';
+  /**
+   * Who may create bots of every kind: a system group; default role:members.
+   */
+  can_create_bots_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * Who may create incoming-webhook bots (besides can_create_bots_group): a system group; default role:members.
+   */
+  can_create_write_only_bots_group?:
+    | 'role:nobody'
+    | 'role:owners'
+    | 'role:administrators'
+    | 'role:moderators'
+    | 'role:fullmembers'
+    | 'role:members'
+    | 'role:everyone'
+    | 'role:internet';
+  /**
+   * The server's EMBEDDED_BOTS_ENABLED: whether embedded bots (bot_type 4) may be created. Default false (Zulip's production default); the dev realm enables them as Zulip's development server does.
+   */
+  embedded_bots_enabled?: boolean;
+  /**
+   * Users may not change their own full name (PATCH /settings ignores full_name for non-administrators). Default false.
+   */
+  name_changes_disabled?: boolean;
+  /**
+   * Users may not change their own email address. Default false.
+   */
+  email_changes_disabled?: boolean;
+  /**
+   * No two users may share a full name (NFKC, case-insensitive). Default false.
+   */
+  require_unique_names?: boolean;
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema
@@ -393,6 +433,10 @@ export interface FixtureUser {
    * The user's connection to the video-call provider: absent = never connected; valid = calls can be created; revoked = the provider rejects the stored token on the next call (which clears it).
    */
   videocall_token?: 'valid' | 'revoked';
+  /**
+   * Zulip's server-level permission to create accounts with POST /users (default false; the user must also be an administrator).
+   */
+  can_create_users?: boolean;
   /**
    * Whether others see the user's presence (default true); false shows as away: true in the user's status.
    */

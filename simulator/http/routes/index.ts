@@ -23,6 +23,7 @@ import { statusRoutes } from './statuses.ts';
 import { uploadRoutes } from './uploads.ts';
 import { userTopicRoutes } from './user-topics.ts';
 import { userRoutes } from './users.ts';
+import { userAdminRoutes } from './user-admin.ts';
 import { videoCallRoutes } from './video-calls.ts';
 
 export const routes: readonly Route[] = [
@@ -31,6 +32,7 @@ export const routes: readonly Route[] = [
   ...realmRoutes,
   ...linkifierRoutes,
   ...userRoutes,
+  ...userAdminRoutes,
   ...statusRoutes,
   ...profileFieldRoutes,
   ...botStorageRoutes,

@@ -24,7 +24,7 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
  * against the union's first member, as pydantic does (`data[0]["value"]["str"] is not a string`;
  * the exact path format is derived from Zulip's error template).
  */
-function parseChanges(value: unknown, name: string): ProfileDataChange[] {
+export function parseChanges(value: unknown, name: string): ProfileDataChange[] {
   return (value as unknown[]).map((item, i) => {
     const at = `${name}[${i}]`;
     if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);

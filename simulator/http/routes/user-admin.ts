@@ -1,0 +1,63 @@
+/** User administration (reference part 4 §13.1–13.4): create, edit another user, reactivate. */
+import { commit } from '../../engine/core.ts';
+import type { ProfileDataChange } from '../../engine/custom-profile-fields.ts';
+import type { Role } from '../../engine/state.ts';
+import { ROLES, createUser, reactivateUser, updateUser } from '../../engine/user-admin.ts';
+import type { Route } from '../route.ts';
+import { parseChanges } from './profile-fields.ts';
+
+export const userAdminRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/users',
+    // Administrators who also hold the server-level can_create_users permission.
+    auth: 'admin',
+    summary: 'create a user account (a member, subscribed to the default channels)',
+    params: [
+      { name: 'email', type: 'string', required: true },
+      { name: 'password', type: 'string', required: true },
+      { name: 'full_name', type: 'string', required: true },
+    ],
+    handler({ engine, user, params }) {
+      return commit(
+        engine,
+        createUser(engine, user!, { email: params.email as string, password: params.password as string, fullName: params.full_name as string }),
+      );
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/users/{user_id}',
+    // Administrators, or a bot's owner for the bot: decided per target (access_user_by_id for_admin).
+    auth: 'user',
+    summary: "change another user's name, role or custom profile data",
+    params: [
+      { name: 'user_id', type: 'int', in: 'path', required: true },
+      { name: 'full_name', type: 'string' },
+      { name: 'role', type: 'int', oneOf: ROLES },
+      { name: 'profile_data', type: 'json_array', validate: parseChanges },
+    ],
+    handler({ engine, user, params }) {
+      commit(
+        engine,
+        updateUser(engine, user!, {
+          userId: params.user_id as number,
+          fullName: params.full_name as string | undefined,
+          role: params.role as Role | undefined,
+          profileData: params.profile_data as ProfileDataChange[] | undefined,
+        }),
+      );
+      return {};
+    },
+  },
+  {
+    method: 'POST',
+    path: '/users/{user_id}/reactivate',
+    auth: 'user',
+    summary: 'reactivate a deactivated user or bot',
+    params: [{ name: 'user_id', type: 'int', in: 'path', required: true }],
+    handler({ engine, user, params }) {
+      return commit(engine, reactivateUser(engine, user!, params.user_id as number));
+    },
+  },
+];
