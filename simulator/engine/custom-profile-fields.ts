@@ -127,6 +127,11 @@ function checkDate(name: string, value: unknown): string {
 const URL_PATTERN =
   /^(?:https?|ftps?):\/\/(?:[^\s:@/]+(?::[^\s@/]*)?@)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\]|(?:[a-z\u00a1-\uffff0-9](?:[a-z\u00a1-\uffff0-9-]{0,61}[a-z\u00a1-\uffff0-9])?\.)+(?:[a-z\u00a1-\uffff-]{2,63}\.?))(?::\d{1,5})?(?:[/?#]\S*)?$/i;
 
+/** Zulip's check_url test, for other callers (bot payload URLs). */
+export function isValidUrl(text: string): boolean {
+  return URL_PATTERN.test(text);
+}
+
 function checkUrl(name: string, value: unknown): string {
   const text = checkString(name, value);
   if (!URL_PATTERN.test(text)) throw ChatError.badRequest(`${name} is not a URL`);

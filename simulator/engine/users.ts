@@ -11,6 +11,7 @@ import {
   nowSeconds,
   type Engine,
 } from './core.ts';
+import { botDict } from './bot-rules.ts';
 import { RENDERED_FIELD_TYPES, renderProfileValue } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
@@ -164,20 +165,7 @@ export function realmUserState(engine: Engine, me: UserRecord, options: RealmUse
 export function realmBotState(engine: Engine, me: UserRecord): Record<string, unknown> {
   const bots = realmUsers(engine)
     .filter((u) => u.is_bot && (isAdmin(me) || u.bot_owner_id === me.id))
-    .map((bot) => ({
-      email: bot.email,
-      user_id: bot.id,
-      full_name: bot.full_name,
-      bot_type: bot.bot_type,
-      is_active: bot.is_active,
-      api_key: bot.api_key,
-      default_sending_stream: null,
-      default_events_register_stream: null,
-      default_all_public_streams: false,
-      avatar_url: avatarUrl(engine, bot, { clientGravatar: false }),
-      owner_id: bot.bot_owner_id,
-      services: [],
-    }));
+    .map((bot) => botDict(engine, bot));
   return { realm_bots: bots };
 }
 

@@ -3,6 +3,7 @@ import type { Route } from '../route.ts';
 import { authRoutes } from './auth.ts';
 import { botStorageRoutes } from './bot-storage.ts';
 import { channelAdminRoutes } from './channel-admin.ts';
+import { botRoutes } from './bots.ts';
 import { channelFolderRoutes } from './channel-folders.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
@@ -33,6 +34,7 @@ export const routes: readonly Route[] = [
   ...linkifierRoutes,
   ...userRoutes,
   ...userAdminRoutes,
+  ...botRoutes,
   ...statusRoutes,
   ...profileFieldRoutes,
   ...botStorageRoutes,

@@ -1,0 +1,126 @@
+/** Bots (reference part 4 §13.5): create, list your own, edit, new API key. DELETE is with the users' routes. */
+import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots.ts';
+import { commit } from '../../engine/core.ts';
+import { isValidUrl } from '../../engine/custom-profile-fields.ts';
+import { ChatError } from '../../engine/errors.ts';
+import type { Role } from '../../engine/state.ts';
+import { ROLES } from '../../engine/user-admin.ts';
+import type { ParamSpec, Route, UploadedFile } from '../route.ts';
+
+/** check_url on a JSON-encoded string (Zulip reads these two as Json[str]). */
+function jsonUrl(value: unknown, name: string): string {
+  if (typeof value !== 'string') throw ChatError.badRequest(`${name} is not a string`);
+  if (!isValidUrl(value)) throw ChatError.badRequest(`${name} is not a URL`);
+  return value;
+}
+
+/** check_dict(value_validator=check_string). */
+function stringMap(value: unknown, name: string): Record<string, string> {
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v !== 'string') throw ChatError.badRequest(`${name}["${key}"] is not a string`);
+  }
+  return value as Record<string, string>;
+}
+
+const botIdInPath: ParamSpec = { name: 'bot_id', type: 'int', in: 'path', required: true };
+const avatar: ParamSpec = { name: 'avatar', type: 'file', anyField: true };
+const avatarCount = (params: Record<string, unknown>) => ({ count: (params.avatar as UploadedFile[]).length });
+
+export const botRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/bots',
+    // Zulip's require_member_or_admin: no guests, no bots.
+    auth: 'human_member',
+    summary: 'create a bot you own (generic, incoming or outgoing webhook, embedded)',
+    params: [
+      { name: 'full_name', type: 'string', required: true },
+      { name: 'short_name', type: 'string', required: true },
+      { name: 'bot_type', type: 'int', default: 1 },
+      { name: 'payload_url', type: 'json', default: '', validate: jsonUrl },
+      { name: 'service_name', type: 'string' },
+      { name: 'config_data', type: 'json_object', default: {}, validate: stringMap },
+      { name: 'interface_type', type: 'int', default: 1 },
+      { name: 'default_sending_stream', type: 'string' },
+      { name: 'default_events_register_stream', type: 'string' },
+      { name: 'default_all_public_streams', type: 'bool' },
+      avatar,
+    ],
+    handler({ engine, user, params }) {
+      return {
+        ...commit(
+          engine,
+          createBot(engine, user!, {
+            fullName: params.full_name as string,
+            shortName: params.short_name as string,
+            botType: params.bot_type as number,
+            payloadUrl: params.payload_url as string,
+            serviceName: params.service_name as string | undefined,
+            configData: params.config_data as Record<string, string>,
+            interfaceType: params.interface_type as number,
+            defaultSendingStream: params.default_sending_stream as string | undefined,
+            defaultEventsRegisterStream: params.default_events_register_stream as string | undefined,
+            defaultAllPublicStreams: params.default_all_public_streams as boolean | undefined,
+            avatar: avatarCount(params),
+          }),
+        ),
+      };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/bots',
+    auth: 'human_member',
+    summary: 'your active bots, oldest first',
+    params: [],
+    handler: ({ engine, user }) => ({ bots: listOwnBots(engine, user!) }),
+  },
+  {
+    method: 'PATCH',
+    path: '/bots/{bot_id}',
+    // The bot's owner or an administrator (access_bot_by_id), decided per target.
+    auth: 'human_member',
+    summary: "change a bot's name, role, owner, default channels, service or avatar",
+    params: [
+      botIdInPath,
+      { name: 'full_name', type: 'string' },
+      { name: 'role', type: 'int', oneOf: ROLES },
+      { name: 'bot_owner_id', type: 'int' },
+      { name: 'config_data', type: 'json_object', validate: stringMap },
+      { name: 'service_payload_url', type: 'json', validate: jsonUrl },
+      { name: 'service_interface', type: 'int', default: 1 },
+      { name: 'default_sending_stream', type: 'string' },
+      { name: 'default_events_register_stream', type: 'string' },
+      { name: 'default_all_public_streams', type: 'bool' },
+      avatar,
+    ],
+    handler({ engine, user, params }) {
+      return commit(
+        engine,
+        updateBot(engine, user!, {
+          botId: params.bot_id as number,
+          fullName: params.full_name as string | undefined,
+          role: params.role as Role | undefined,
+          botOwnerId: params.bot_owner_id as number | undefined,
+          configData: params.config_data as Record<string, string> | undefined,
+          servicePayloadUrl: params.service_payload_url as string | undefined,
+          serviceInterface: params.service_interface as number,
+          defaultSendingStream: params.default_sending_stream as string | undefined,
+          defaultEventsRegisterStream: params.default_events_register_stream as string | undefined,
+          defaultAllPublicStreams: params.default_all_public_streams as boolean | undefined,
+          avatar: avatarCount(params),
+        }),
+      );
+    },
+  },
+  {
+    method: 'POST',
+    path: '/bots/{bot_id}/api_key/regenerate',
+    auth: 'human_member',
+    summary: "replace a bot's API key",
+    params: [botIdInPath],
+    handler({ engine, user, params }) {
+      return commit(engine, regenerateBotApiKey(engine, user!, params.bot_id as number));
+    },
+  },
+];
