@@ -429,6 +429,7 @@ export function loadFixture(input: Fixture, deps: Deps): State {
       default_all_public_streams: false,
       bot_services: [],
       bot_config: {},
+      settings: {},
     };
     addUserToIndexes(state, record);
     reserveId(state, 'user', u.id);

@@ -232,6 +232,8 @@ export interface UserRecord {
   bot_services: BotService[];
   /** Incoming-webhook and embedded bots: their configuration (Zulip's BotConfigData), in insertion order. */
   bot_config: Record<string, string>;
+  /** Personal settings changed from Zulip's new-user defaults (user-settings.ts holds the table). */
+  settings: Record<string, boolean | number | string>;
 }
 
 /** What an outgoing-webhook or embedded bot answers with (Zulip's Service). */

@@ -31,7 +31,7 @@ import {
   type ChannelSettings,
 } from './channel-settings.ts';
 import { compareCodePoints, formatStream, formatSubscription, streamDeletionEvent } from './channels.ts';
-import { STREAM_NOTIFICATION_DEFAULTS } from './user-settings.ts';
+import { streamNotificationDefaults } from './user-settings.ts';
 
 /**
  * get_streams_to_which_user_cannot_add_subscribers, for a channel the actor can already read:
@@ -365,9 +365,9 @@ export function subscriptionState(engine: Engine, user: UserRecord, o: Subscript
     if (stream.is_archived && !o.archivedChannels) continue;
     const sub = engine.state.subscriptions.get(stream.id)?.get(user.id);
     if (sub?.active) {
-      subscribed.push({ name: stream.name, value: withSubscribers(stream, subscriptionObject(engine, stream, sub, o)) });
+      subscribed.push({ name: stream.name, value: withSubscribers(stream, subscriptionObject(engine, user, stream, sub, o)) });
     } else if (canAccessStreamMetadata(engine, user, stream)) {
-      if (sub) unsubscribed.push({ name: stream.name, value: withSubscribers(stream, subscriptionObject(engine, stream, sub, o)) });
+      if (sub) unsubscribed.push({ name: stream.name, value: withSubscribers(stream, subscriptionObject(engine, user, stream, sub, o)) });
       else never.push({ name: stream.name, value: withSubscribers(stream, { ...formatStream(engine, stream) }) });
     }
   }
@@ -376,10 +376,10 @@ export function subscriptionState(engine: Engine, user: UserRecord, o: Subscript
   return { subscriptions: sorted(subscribed), unsubscribed: sorted(unsubscribed), never_subscribed: sorted(never) };
 }
 
-function subscriptionObject(engine: Engine, stream: StreamRecord, sub: SubscriptionRecord, o: SubscriptionStateOptions): Record<string, unknown> {
+function subscriptionObject(engine: Engine, user: UserRecord, stream: StreamRecord, sub: SubscriptionRecord, o: SubscriptionStateOptions): Record<string, unknown> {
   const out = formatSubscription(engine, stream, sub, { includeSubscribers: false });
   if (!o.notificationSettingsNull) {
-    for (const [key, fallback] of Object.entries(STREAM_NOTIFICATION_DEFAULTS)) if (out[key] === null) out[key] = fallback;
+    for (const [key, fallback] of Object.entries(streamNotificationDefaults(user))) if (out[key] === null) out[key] = fallback;
   }
   return out;
 }

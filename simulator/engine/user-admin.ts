@@ -137,6 +137,7 @@ export function addAccount(engine: Engine, account: NewAccount): UserRecord {
     default_all_public_streams: bot?.defaultAllPublicStreams ?? false,
     bot_services: [],
     bot_config: {},
+    settings: {},
   };
   addUserToIndexes(state, user);
   return user;

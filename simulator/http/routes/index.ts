@@ -20,6 +20,7 @@ import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { realmRoutes } from './realm.ts';
 import { serverRoutes } from './server.ts';
+import { settingsRoutes } from './settings.ts';
 import { statusRoutes } from './statuses.ts';
 import { uploadRoutes } from './uploads.ts';
 import { userTopicRoutes } from './user-topics.ts';
@@ -34,6 +35,7 @@ export const routes: readonly Route[] = [
   ...linkifierRoutes,
   ...userRoutes,
   ...userAdminRoutes,
+  ...settingsRoutes,
   ...botRoutes,
   ...statusRoutes,
   ...profileFieldRoutes,
