@@ -169,6 +169,26 @@ describe('/register realm_bots', () => {
   });
 });
 
+describe('/register realm bundle', () => {
+  it('reports the bot, emoji and name settings the fixture sets', async () => {
+    const fixture = devFixture();
+    fixture.realm.can_create_bots_group = 'role:administrators';
+    fixture.realm.can_add_custom_emoji_group = 'role:moderators';
+    fixture.realm.name_changes_disabled = true;
+    const s = sim({ fixture });
+    const groups = s.engine.state.realm.system_groups;
+    const body = (await s.request({ method: 'POST', path: '/api/v1/register', as: ID.hamlet, body: { fetch_event_types: ['realm'] } })).body;
+    expect(body).toMatchObject({
+      realm_can_create_bots_group: groups['role:administrators'],
+      realm_can_create_write_only_bots_group: groups['role:members'],
+      realm_can_add_custom_emoji_group: groups['role:moderators'],
+      realm_name_changes_disabled: true,
+      realm_email_changes_disabled: false,
+      realm_require_unique_names: false,
+    });
+  });
+});
+
 describe('GET /bots', () => {
   it("lists the caller's active bots, oldest first", async () => {
     const s = sim();
