@@ -4,7 +4,7 @@
  * The engine is synchronous, so no event can arrive between the snapshot and the queue: the
  * answer's `last_event_id` is always -1.
  */
-import { isGuest, type Engine } from './core.ts';
+import { getStreamById, isGuest, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { allocateQueue, capabilities, collectGarbage, type QueueOptions } from './event-queue.ts';
 import { initialState } from './initial-state.ts';
@@ -13,7 +13,7 @@ import type { UserRecord } from './state.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './server-version.ts';
 
 export interface RegisterParams {
-  /** null: the user's default (false: the simulator has no default_all_public_streams bots). */
+  /** null: the user's default (a bot's default_all_public_streams, false for everyone else). */
   allPublicStreams: boolean | null;
   applyMarkdown: boolean;
   clientCapabilities: Partial<Record<string, boolean>>;
@@ -30,12 +30,16 @@ export interface RegisterParams {
 
 /** The register-style options a queue is created with (also by GET /events, §2.8). */
 export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterParams, 'fetchEventTypes' | 'includeSubscribers'>): QueueOptions {
-  if (p.allPublicStreams === true && isGuest(user)) throw ChatError.badRequest('User not authorized for this query');
-  checkEventNarrow(p.narrow);
+  const allPublicStreams = p.allPublicStreams ?? user.default_all_public_streams;
+  if (allPublicStreams && isGuest(user)) throw ChatError.badRequest('User not authorized for this query');
+  // A bot with a default events channel gets that channel when it asks for no narrow.
+  const defaultStream = user.default_events_register_stream_id === null ? undefined : getStreamById(engine, user.default_events_register_stream_id);
+  const narrow: readonly EventNarrowTerm[] = p.narrow.length === 0 && defaultStream ? [['stream', defaultStream.name]] : p.narrow;
+  checkEventNarrow(narrow);
   return {
     eventTypes: p.eventTypes === null ? null : new Set(p.eventTypes),
-    narrow: p.narrow,
-    allPublicStreams: p.allPublicStreams ?? false,
+    narrow,
+    allPublicStreams,
     applyMarkdown: p.applyMarkdown,
     clientGravatar: p.clientGravatar ?? true,
     slimPresence: p.slimPresence,

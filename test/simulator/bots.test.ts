@@ -169,6 +169,28 @@ describe('/register realm_bots', () => {
   });
 });
 
+describe("a bot's default event channels in /register", () => {
+  it('narrows an unnarrowed queue to default_events_register_stream, and default_all_public_streams widens it', async () => {
+    const s = sim();
+    const created = await create(s, { full_name: 'Watcher', short_name: 'watcher', default_events_register_stream: 'Denmark' });
+    const bot = created.body.user_id as number;
+    await create(s, { full_name: 'Everything', short_name: 'everything', default_all_public_streams: true });
+    const register = async (as: number) =>
+      (await s.request({ method: 'POST', path: '/api/v1/register', as, body: { event_types: ['message'], fetch_event_types: [] } })).body.queue_id as string;
+    const watcherQueue = await register(bot);
+    const everythingQueue = await register(bot + 1);
+    const send = (to: string) => s.request({ method: 'POST', path: '/api/v1/messages', as: ID.iago, body: { type: 'stream', to, topic: 'bots', content: `to ${to}` } });
+    await send('Verona');
+    await send('Denmark');
+    const poll = async (as: number, queue: string) =>
+      (await s.request({ method: 'GET', path: '/api/v1/events', as, query: { queue_id: queue, last_event_id: -1, dont_block: true } })).body.events
+        .filter((e: { type: string }) => e.type === 'message')
+        .map((e: { message: { content: string } }) => e.message.content);
+    expect(await poll(bot, watcherQueue)).toEqual(['to Denmark']);
+    expect(await poll(bot + 1, everythingQueue)).toEqual(['to Verona', 'to Denmark']);
+  });
+});
+
 describe('/register realm bundle', () => {
   it('reports the bot, emoji and name settings the fixture sets', async () => {
     const fixture = devFixture();
