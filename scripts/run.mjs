@@ -42,21 +42,48 @@ export const ENTRIES = {
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */
-const FORMAT = 'esbuild-esm-node20-bundled-1';
+const FORMAT = 'esbuild-esm-node20-bundled-2';
 /** npm rewrites it on every install, update or removal of a package. */
 const PACKAGES_STAMP = 'node_modules/.package-lock.json';
 
 /**
- * @typedef {{ root: string, outdir: string, entries: Record<string, string> }} Project
+ * Packages' JSON data files → the fields of each record the code reads; the bundles keep only
+ * those. emoji-datasource's emoji.json is 1.3 MB, of which the engine reads 0.24 MB (names and
+ * code points). Its type declaration (simulator/engine/emoji/emoji-datasource.d.ts) lists the
+ * same fields, so code reading any other field fails the type check; a test keeps the two lists
+ * equal.
+ */
+export const PACKAGE_DATA_FIELDS = {
+  'emoji-datasource/emoji.json': ['unified', 'short_name', 'short_names', 'has_img_google', 'has_img_twitter'],
+};
+
+/** ES module bundles get a `require` of their own: packages written as CommonJS call it for Node's built-ins. */
+const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/**
+ * An entry is its TypeScript source, or a source with options:
+ *   format      'esm' (the default, written as NAME.mjs) or 'cjs' (NAME.cjs);
+ *   executable  starts with a `#!/usr/bin/env node` line (a package's bin);
+ *   link        project source → the specifier the bundle imports it by, instead of carrying a
+ *               copy of it (another bundle of the same build).
+ * @typedef {{ source: string, format?: 'esm' | 'cjs', executable?: boolean, link?: Record<string, string> }} EntryOptions
+ * @typedef {{ root: string, outdir: string, entries: Record<string, string | EntryOptions>, sourcemaps?: boolean }} Project
  * @typedef {{ format: string, inputs: [string, [number, number] | null][] }} Manifest
  */
+
+/** @param {Project} project @param {string} name @returns {EntryOptions} */
+function entryOptions(project, name) {
+  const entry = project.entries[name];
+  if (!entry) throw new Error(`unknown entry "${name}" (entries: ${Object.keys(project.entries).join(', ')})`);
+  return typeof entry === 'string' ? { source: entry } : entry;
+}
 
 /** @type {Project} */
 export const PROJECT = { root: ROOT, outdir: path.join(ROOT, 'node_modules', '.cache', 'compiled'), entries: ENTRIES };
 
 /** @param {Project} project @param {string} name */
 export function bundlePath(project, name) {
-  return path.join(project.outdir, `${name}.mjs`);
+  return path.join(project.outdir, `${name}.${entryOptions(project, name).format === 'cjs' ? 'cjs' : 'mjs'}`);
 }
 
 /** @param {Project} project @param {string} name */
@@ -98,33 +125,70 @@ function writeAtomically(/** @type {string} */ file, /** @type {string | Uint8Ar
   renameSync(tmp, file);
 }
 
+/** @type {import('esbuild').Plugin} */
+const keepReadFieldsOnly = {
+  name: 'keep-read-fields-only',
+  setup(build) {
+    const fieldsOf = (/** @type {string} */ file) => {
+      const posix = file.split(path.sep).join('/');
+      const key = Object.keys(PACKAGE_DATA_FIELDS).find((data) => posix.endsWith(`/node_modules/${data}`));
+      return key === undefined ? undefined : PACKAGE_DATA_FIELDS[/** @type {keyof typeof PACKAGE_DATA_FIELDS} */ (key)];
+    };
+    build.onLoad({ filter: /\.json$/ }, (args) => {
+      const fields = fieldsOf(args.path);
+      if (!fields) return undefined;
+      /** @type {Record<string, unknown>[]} */
+      const records = JSON.parse(readFileSync(args.path, 'utf8'));
+      const kept = records.map((record) => Object.fromEntries(fields.map((field) => [field, record[field]])));
+      return { contents: JSON.stringify(kept), loader: 'json' };
+    });
+  },
+};
+
+/** @param {string} root @param {Record<string, string>} links @returns {import('esbuild').Plugin} */
+function linkInsteadOfBundling(root, links) {
+  const specifiers = new Map(Object.entries(links).map(([source, specifier]) => [path.join(root, source), specifier]));
+  return {
+    name: 'link-instead-of-bundling',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const specifier = specifiers.get(path.resolve(args.resolveDir, args.path));
+        return specifier === undefined ? undefined : { path: specifier, external: true };
+      });
+    },
+  };
+}
+
 /**
  * Compile entries into the project's outdir. Throws an Error whose message lists esbuild's
- * diagnostics when the sources do not compile.
- * @param {Project} project @param {string[]} names
+ * diagnostics when the sources do not compile. Resolves to each entry's inputs (paths under the
+ * project's root, packages' files included).
+ * @param {Project} project @param {string[]} names @returns {Promise<Record<string, string[]>>}
  */
 export async function compile(project, names) {
   const { build } = await import('esbuild');
   mkdirSync(project.outdir, { recursive: true });
+  /** @type {Record<string, string[]>} */
+  const inputs = {};
   await Promise.all(names.map(async (name) => {
-    const source = project.entries[name];
-    if (!source) throw new Error(`unknown entry "${name}" (entries: ${Object.keys(project.entries).join(', ')})`);
+    const { source, format = 'esm', executable = false, link } = entryOptions(project, name);
+    const banner = [executable ? '#!/usr/bin/env node' : '', format === 'esm' ? REQUIRE_SHIM : ''].filter(Boolean).join('\n');
     let result;
     try {
       result = await build({
         absWorkingDir: project.root,
         entryPoints: { [name]: source },
         outdir: project.outdir,
-        outExtension: { '.js': '.mjs' },
+        outExtension: { '.js': format === 'cjs' ? '.cjs' : '.mjs' },
         bundle: true,
         platform: 'node',
-        format: 'esm',
+        format,
         target: 'node20',
-        // Packages written as CommonJS call require() for Node's built-ins.
-        banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-        sourcemap: 'linked',
+        ...(banner ? { banner: { js: banner } } : {}),
+        sourcemap: project.sourcemaps === false ? false : 'linked',
         sourcesContent: false,
         metafile: true,
+        plugins: [keepReadFieldsOnly, ...(link ? [linkInsteadOfBundling(project.root, link)] : [])],
         write: false,
         logLevel: 'silent',
       });
@@ -134,12 +198,14 @@ export async function compile(project, names) {
       throw new Error(`${source} does not compile:\n${lines.join('\n') || String(error)}`);
     }
     for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
+    inputs[name] = Object.keys(result.metafile.inputs);
     // The project's own files are checked one by one; packages through npm's stamp.
-    const own = Object.keys(result.metafile.inputs).filter((rel) => !rel.split('/').includes('node_modules'));
+    const own = inputs[name].filter((rel) => !rel.split('/').includes('node_modules'));
     /** @type {Manifest} */
     const manifest = { format: FORMAT, inputs: [...own, PACKAGES_STAMP].map((rel) => [rel, stamp(path.join(project.root, rel))]) };
     writeAtomically(manifestPath(project, name), `${JSON.stringify(manifest)}\n`);
   }));
+  return inputs;
 }
 
 /** Compile errors are the user's to read: their message, exit 1, no stack of this launcher. */

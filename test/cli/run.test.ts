@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript without declarations (it runs before anything is compiled).
-import { ENTRIES, PROJECT, bundlePath, compile, isFresh } from '../../scripts/run.mjs';
+import { ENTRIES, PACKAGE_DATA_FIELDS, PROJECT, bundlePath, compile, isFresh } from '../../scripts/run.mjs';
 import { ROOT, cleanupTemp, tempDir } from '../catalog/helpers.ts';
 
 const run = promisify(execFile);
@@ -51,10 +51,50 @@ describe('compiling on demand', () => {
     expect((await run(process.execPath, [bundlePath(project, 'hello'), 'ana'])).stdout).toBe('hola ana\n');
   });
 
+  it('an entry can be CommonJS, or an executable that imports another bundle instead of carrying a copy of it', async () => {
+    const project: { root: string; outdir: string; entries: Record<string, unknown> } = await tinyProject();
+    project.entries = {
+      greet: { source: 'src/greet.ts', format: 'cjs' },
+      hello: { source: 'src/hello.ts', executable: true, link: { 'src/greet.ts': './greet.cjs' } },
+    };
+    await compile(project, ['greet', 'hello']);
+    expect(bundlePath(project, 'greet')).toMatch(/greet\.cjs$/);
+    const hello = await readFile(bundlePath(project, 'hello'), 'utf8');
+    expect(hello).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(hello).toContain('from "./greet.cjs"');
+    expect(hello).not.toContain('hello ${');
+    expect((await run(process.execPath, [bundlePath(project, 'hello'), 'ana'])).stdout).toBe('hello ana\n');
+  });
+
   it('a source that does not compile is reported with its file, line and column', async () => {
     const project = await tinyProject();
     await writeFile(path.join(project.root, 'src/greet.ts'), 'export const greet = (name: string => name;\n');
     await expect(compile(project, ['hello'])).rejects.toThrow(/src\/hello\.ts does not compile:\nsrc\/greet\.ts:1:\d+: /);
+  });
+});
+
+describe("trimming packages' data to the fields the code reads", () => {
+  const EMOJI = 'emoji-datasource/emoji.json';
+
+  it('a bundle keeps only the listed fields of each record', async () => {
+    const project = await tinyProject();
+    const data = path.join(project.root, 'node_modules', EMOJI);
+    await mkdir(path.dirname(data), { recursive: true });
+    const record = { unified: '1F419', short_name: 'octopus', short_names: ['octopus'], has_img_google: true, has_img_twitter: true, category: 'Animals & Nature', sheet_x: 12 };
+    await writeFile(data, JSON.stringify([record]));
+    await writeFile(path.join(project.root, 'src/emoji.ts'), `import emoji from '${EMOJI}' with { type: 'json' };\nconsole.log(JSON.stringify(emoji));\n`);
+    project.entries = { emoji: 'src/emoji.ts' };
+    await compile(project, ['emoji']);
+    const { stdout } = await run(process.execPath, [bundlePath(project, 'emoji')]);
+    expect(JSON.parse(stdout)).toEqual([{ unified: '1F419', short_name: 'octopus', short_names: ['octopus'], has_img_google: true, has_img_twitter: true }]);
+  });
+
+  it("lists exactly the emoji fields the engine's type declaration lets it read", async () => {
+    // The declaration makes reading any other field a type error; the bundles keep this list.
+    const declaration = await readFile(path.join(ROOT, 'simulator/engine/emoji/emoji-datasource.d.ts'), 'utf8');
+    const declared = [...declaration.matchAll(/^\s+(\w+): [^;]+;$/gm)].map((m) => m[1]);
+    expect(declared.length).toBeGreaterThan(0);
+    expect([...(PACKAGE_DATA_FIELDS as Record<string, string[]>)[EMOJI]!].sort()).toEqual(declared.sort());
   });
 });
 
