@@ -6,6 +6,7 @@
  *
  *   node scripts/run.mjs <entry> [args…]      run an entry (see ENTRIES), compiling it if stale
  *   node scripts/run.mjs --compile [entry…]   compile entries (all by default): `npm run prepare`
+ *   node scripts/run.mjs --package            build the publishable package into lib/ (scripts/package.mjs)
  *
  * Each entry is bundled by esbuild into one ES module, packages included: one file to read and
  * no module resolution at start-up (measured faster than bundling only the project's own code,
@@ -220,6 +221,16 @@ async function compileOrExit(/** @type {string[]} */ names) {
 
 async function main() {
   const [first = '--help', ...rest] = process.argv.slice(2);
+  if (first === '--package') {
+    const { buildPackage } = await import('./package.mjs');
+    try {
+      await buildPackage(compile);
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    }
+    return;
+  }
   if (first === '--compile') {
     const names = rest.length > 0 ? rest : Object.keys(ENTRIES);
     await compileOrExit(names);
@@ -228,7 +239,7 @@ async function main() {
   }
   if (!(first in ENTRIES)) {
     const help = first === '--help' || first === '-h';
-    (help ? console.log : console.error)(`Usage: node scripts/run.mjs <entry> [args…] | --compile [entry…]\nEntries: ${Object.keys(ENTRIES).join(', ')}`);
+    (help ? console.log : console.error)(`Usage: node scripts/run.mjs <entry> [args…] | --compile [entry…] | --package\nEntries: ${Object.keys(ENTRIES).join(', ')}`);
     if (!help) process.exit(2);
     return;
   }
