@@ -25,6 +25,7 @@ interface ZulipClient {
     flags: { add: Call; remove: Call };
   };
   reactions: { add: Call; remove: Call };
+  typing: { send: Call };
   emojis: { retrieve: Call };
   server: { settings: Call };
   callEndpoint(endpoint: string, method?: string, params?: Record<string, unknown>): Promise<any>;
@@ -295,6 +296,35 @@ describe('zulip-js session', () => {
       msg: '',
       rendered: '<p><strong>Bold</strong> from zulip-js, <span class="user-mention" data-user-id="10">@King Hamlet</span></p>',
     });
+  });
+
+  test('typing.send to one user, to several, and to a channel topic; Hamlet hears each', async () => {
+    const registered = await sim.request({
+      method: 'POST',
+      path: '/api/v1/register',
+      as: 'hamlet@zulip.com',
+      body: { event_types: JSON.stringify(['typing']), client_capabilities: JSON.stringify({ notification_settings_null: true, stream_typing_notifications: true }) },
+    });
+    // zulip-js JSON-encodes every array it posts, a one-element `to` included.
+    expect(await client.typing.send({ to: [10], op: 'start' })).toEqual({ result: 'success', msg: '' });
+    expect(await client.typing.send({ to: [10, 12], op: 'stop' })).toEqual({ result: 'success', msg: '' });
+    // typing.send reads `to.length`, so a channel call still passes a `to`, which the server ignores.
+    expect(await client.typing.send({ type: 'channel', stream_id: 4, topic: 'zulip-js', to: [], op: 'start' })).toEqual({ result: 'success', msg: '' });
+    expect(await client.typing.send({ to: [], op: 'start' })).toEqual({ result: 'error', msg: "Empty 'to' list", code: 'BAD_REQUEST' });
+    const polled = await sim.request({
+      method: 'GET',
+      path: '/api/v1/events',
+      as: 'hamlet@zulip.com',
+      query: { queue_id: registered.body.queue_id, last_event_id: -1, dont_block: true },
+    });
+    const iago = { user_id: 11, email: 'user11@zulip.testserver' };
+    const hamlet = { user_id: 10, email: 'user10@zulip.testserver' };
+    const othello = { user_id: 12, email: 'user12@zulip.testserver' };
+    expect(polled.body.events).toEqual([
+      { id: 0, type: 'typing', op: 'start', message_type: 'direct', sender: iago, recipients: [hamlet, iago] },
+      { id: 1, type: 'typing', op: 'stop', message_type: 'direct', sender: iago, recipients: [hamlet, othello, iago] },
+      { id: 2, type: 'typing', op: 'start', message_type: 'stream', sender: iago, stream_id: 4, topic: 'zulip-js' },
+    ]);
   });
 
   test('callEndpoint: mark a topic read, then unread by narrow', async () => {

@@ -219,7 +219,7 @@ function notAuthorizedToSend(stream: StreamRecord): ChatError {
 }
 
 /** May `sender` post to the channel? (Zulip's access_stream_for_send_message.) */
-function checkCanPost(engine: Engine, sender: UserRecord, stream: StreamRecord): void {
+export function checkCanPost(engine: Engine, sender: UserRecord, stream: StreamRecord): void {
   if (stream.is_archived) throw notAuthorizedToSend(stream);
   const poster = sender.is_bot && sender.bot_owner_id !== null ? getUser(engine, sender.bot_owner_id) : undefined;
   const group = stream.groups.can_send_message_group;

@@ -22,6 +22,7 @@ import { realmRoutes } from './realm.ts';
 import { serverRoutes } from './server.ts';
 import { settingsRoutes } from './settings.ts';
 import { statusRoutes } from './statuses.ts';
+import { typingRoutes } from './typing.ts';
 import { uploadRoutes } from './uploads.ts';
 import { userTopicRoutes } from './user-topics.ts';
 import { userRoutes } from './users.ts';
@@ -46,6 +47,7 @@ export const routes: readonly Route[] = [
   ...messageRoutes,
   ...messageChangeRoutes,
   ...messageFlagRoutes,
+  ...typingRoutes,
   ...draftRoutes,
   ...personalRoutes,
   ...groupRoutes,

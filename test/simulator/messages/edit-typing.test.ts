@@ -2,7 +2,7 @@
 // content right now (no grace period), heard by the channel's subscribers or the DM's participants.
 import { describe, expect, test } from 'vitest';
 import { devFixture, ID, watchEvents } from '../helpers.ts';
-import { clockedSim, error, eventsSince, HAMLET, IAGO, OTHELLO, post, PROSPERO } from './helpers.ts';
+import { clockedSim, error, eventsSince, HAMLET, IAGO, OTHELLO, patch, post, PROSPERO } from './helpers.ts';
 
 describe('POST /messages/{id}/typing', () => {
   test('a channel message: typing_edit_message to the subscribers, start and stop', async () => {
@@ -65,6 +65,31 @@ describe('POST /messages/{id}/typing', () => {
     const { s } = clockedSim();
     const id = (await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: 'plans', content: 'x' })).body.id;
     expect((await post(s, HAMLET, `/messages/${id}/typing`, body)).body).toEqual(expected);
+  });
+
+  test("the editor's send_*_typing_notifications settings refuse; recipients who do not receive typing are left out", async () => {
+    const { s } = clockedSim();
+    const id = (await post(s, HAMLET, '/messages', { type: 'stream', to: 'Denmark', topic: 'plans', content: 'x' })).body.id;
+    const dm = (await post(s, HAMLET, '/messages', { type: 'direct', to: JSON.stringify([ID.othello]), content: 'x' })).body.id;
+    await patch(s, OTHELLO, '/settings', { receives_typing_notifications: false });
+    let mark = watchEvents(s);
+    await post(s, HAMLET, `/messages/${id}/typing`, { op: 'start' });
+    await post(s, HAMLET, `/messages/${dm}/typing`, { op: 'start' });
+    expect(eventsSince(mark)).toEqual([
+      { event: expect.objectContaining({ message_id: id }), users: [ID.zoe, ID.desdemona, ID.hamlet, ID.iago, ID.prospero, ID.shiva] },
+      { event: expect.objectContaining({ message_id: dm, recipient: { type: 'direct', user_ids: [ID.hamlet] } }), users: [ID.hamlet] },
+    ]);
+    await patch(s, HAMLET, '/settings', { send_stream_typing_notifications: false });
+    expect((await post(s, HAMLET, `/messages/${id}/typing`, { op: 'start' })).body).toEqual(
+      error('BAD_REQUEST', 'User has disabled typing notifications for channel messages'),
+    );
+    expect((await post(s, HAMLET, `/messages/${dm}/typing`, { op: 'start' })).status).toBe(200);
+    await patch(s, HAMLET, '/settings', { send_private_typing_notifications: false });
+    mark = watchEvents(s);
+    expect((await post(s, HAMLET, `/messages/${dm}/typing`, { op: 'start' })).body).toEqual(
+      error('BAD_REQUEST', 'User has disabled typing notifications for direct messages'),
+    );
+    expect(eventsSince(mark)).toEqual([]);
   });
 
   test('a message one cannot see: Invalid message(s)', async () => {
