@@ -18,6 +18,14 @@ export const INTERFACE_TYPES: readonly number[] = [1, 2];
 /** The embedded bots Zulip ships (zerver/lib/integrations.py EMBEDDED_BOTS). */
 export const EMBEDDED_BOT_NAMES: readonly string[] = ['converter', 'encrypt', 'helloworld', 'virtual_fs', 'giphy', 'followup'];
 
+/** Each embedded bot's configuration template (its zulip_bots `.conf` file; only giphy has one). */
+const EMBEDDED_BOT_CONFIG_TEMPLATES: Readonly<Record<string, Readonly<Record<string, string>>>> = { giphy: { key: '12345678' } };
+
+/** The `realm_embedded_bots` fetch type of /register: every embedded bot Zulip ships. */
+export function embeddedBotsRegisterState(): { realm_embedded_bots: { name: string; config: Record<string, string> }[] } {
+  return { realm_embedded_bots: EMBEDDED_BOT_NAMES.map((name) => ({ name, config: { ...(EMBEDDED_BOT_CONFIG_TEMPLATES[name] ?? {}) } })) };
+}
+
 /**
  * bot_owner_user_ids: who hears about a bot: its owner, and the realm's human administrators
  * unless the bot is tied to a private channel (its default sending or events channel).

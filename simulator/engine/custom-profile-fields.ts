@@ -76,12 +76,28 @@ export function listCustomProfileFields(engine: Engine): CustomProfileFieldDict[
   return [...engine.state.realm.custom_profile_fields].sort((a, b) => a.order - b.order || a.id - b.id).map(formatField);
 }
 
+/**
+ * Field definitions as a client that predates the pronouns type sees them: such fields are short
+ * text (Zulip's compatibility shim for old mobile apps, in /register and in events alike).
+ */
+export function withoutPronounsType(fields: readonly CustomProfileFieldDict[]): CustomProfileFieldDict[] {
+  return fields.map((f) => (f.type === FIELD_TYPE.PRONOUNS ? { ...f, type: FIELD_TYPE.SHORT_TEXT } : f));
+}
+
 /** The `custom_profile_fields` fetch type of /register. */
-export function customProfileFieldsRegisterState(engine: Engine): {
+export function customProfileFieldsRegisterState(
+  engine: Engine,
+  options: { pronounsFieldTypeSupported?: boolean } = {},
+): {
   custom_profile_fields: CustomProfileFieldDict[];
   custom_profile_field_types: Readonly<Record<string, { id: number; name: string }>>;
 } {
-  return { custom_profile_fields: listCustomProfileFields(engine), custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES };
+  const fields = listCustomProfileFields(engine);
+  if (options.pronounsFieldTypeSupported === false) {
+    const { PRONOUNS: _unknown, ...types } = CUSTOM_PROFILE_FIELD_TYPES;
+    return { custom_profile_fields: withoutPronounsType(fields), custom_profile_field_types: types };
+  }
+  return { custom_profile_fields: fields, custom_profile_field_types: CUSTOM_PROFILE_FIELD_TYPES };
 }
 
 /** The HTML of a Markdown-capable value, rendered when saved (as Zulip stores rendered_value). */

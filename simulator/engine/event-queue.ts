@@ -17,6 +17,7 @@
 import type { Message } from '../../types/chat/message.ts';
 import type { Engine } from './core.ts';
 import { seededRandom, type Random } from './deps.ts';
+import { withoutPronounsType, type CustomProfileFieldDict } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
 import type { Effect, MessageFanout } from './events.ts';
 import { legacyDeleteMessageEvents } from './messages/delete.ts';
@@ -64,6 +65,8 @@ export interface QueueOptions {
   lifespanSecs: number;
   /** The registering client's name (`client` parameter or User-Agent). */
   clientName: string;
+  /** False for old mobile apps: pronouns profile fields reach them as short text (default true). */
+  pronounsFieldTypeSupported?: boolean;
 }
 
 export type QueuedEvent = Record<string, unknown> & { type: string; id: number };
@@ -402,6 +405,9 @@ function variantsFor(queues: Internals, q: EventQueue, event: Record<string, unk
         return event.deactivated === true && !caps.include_deactivated_groups ? [] : [without(event, 'deactivated')];
       }
       return [event];
+    case 'custom_profile_fields':
+      if (q.options.pronounsFieldTypeSupported !== false) return [event];
+      return [{ ...event, fields: withoutPronounsType(event.fields as CustomProfileFieldDict[]) }];
     case 'presence':
       if (caps.simplified_presence_events && 'presences' in event) return [{ type: 'presence', presences: event.presences }];
       return [without(q.options.slimPresence ? without(event, 'email') : event, 'presences')];

@@ -6,6 +6,7 @@
  */
 import type { Capabilities } from './event-queue.ts';
 import type { Engine } from './core.ts';
+import { embeddedBotsRegisterState } from './bot-rules.ts';
 import { channelFoldersRegisterState } from './channel-folders.ts';
 import { defaultStreamsState, streamState } from './channels.ts';
 import { customProfileFieldsRegisterState } from './custom-profile-fields.ts';
@@ -27,7 +28,12 @@ import { subscriptionState } from './subscriptions.ts';
 import { userGroupsRegisterState } from './user-groups.ts';
 import { userStatusRegisterState } from './user-status.ts';
 import { mutedTopicsRegisterState, userTopicsRegisterState } from './user-topics.ts';
-import { legacyDisplaySettingsState, legacyNotificationSettingsState, userSettingsState } from './user-settings.ts';
+import {
+  legacyDisplaySettingsState,
+  legacyNotificationSettingsState,
+  realmUserSettingsDefaultsState,
+  userSettingsState,
+} from './user-settings.ts';
 import { realmBotState, realmUserState } from './users.ts';
 import { videoCallsRegisterState } from './video-calls.ts';
 
@@ -38,6 +44,8 @@ export interface StateContext {
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
   capabilities: Capabilities;
+  /** False for old mobile apps (by User-Agent): pronouns fields are shown as short text. */
+  pronounsFieldTypeSupported: boolean;
   /** Is this fetch type wanted (fetch_event_types, else event_types, else all)? */
   want(type: string): boolean;
   /** Was this type listed explicitly in event_types (muted_topics yields to user_topic)? */
@@ -51,7 +59,7 @@ const nothing = {};
 /** In Zulip's fetch_initial_state_data order, so keys come out in the same order. */
 export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, StateFetcher>([
   ['alert_words', () => ({ alert_words: [] })],
-  ['custom_profile_fields', (c) => customProfileFieldsRegisterState(c.engine)],
+  ['custom_profile_fields', (c) => customProfileFieldsRegisterState(c.engine, { pronounsFieldTypeSupported: c.pronounsFieldTypeSupported })],
   ['default_stream_groups', () => ({ realm_default_stream_groups: [] })],
   ['default_streams', (c) => defaultStreamsState(c.engine, c.user)],
   ['device', (c) => devicesRegisterState(c.engine, c.user)],
@@ -60,7 +68,8 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['muted_topics', (c) => (c.listedEventType('user_topic') ? nothing : mutedTopicsRegisterState(c.engine, c.user))],
   ['muted_users', () => ({ muted_users: [] })],
   ['navigation_views', (c) => navigationViewsRegisterState(c.engine, c.user)],
-  ['onboarding_steps', () => ({ onboarding_steps: [] })],
+  // No onboarding is simulated; a null video URL is Zulip's "navigation tour video disabled".
+  ['onboarding_steps', () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
   [
     'presence',
     (c) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: c.engine.deps.clock.now() }),
@@ -73,9 +82,11 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['realm_linkifiers', (c) => ({ realm_linkifiers: c.capabilities.linkifier_url_template ? linkifiersForApi(c.engine) : [] })],
   ['realm_filters', () => ({ realm_filters: [] })],
   ['realm_playgrounds', () => ({ realm_playgrounds: [] })],
+  // No billing is simulated: nobody has a sponsorship request pending.
+  ['realm_billing', () => ({ realm_billing: { has_pending_sponsorship_request: false } })],
   ['realm_user_groups', (c) => userGroupsRegisterState(c.engine, { includeDeactivatedGroups: c.capabilities.include_deactivated_groups })],
   ['realm_user', (c) => realmUserState(c.engine, c.user, { clientGravatar: c.clientGravatar })],
-  ['realm_user_settings_defaults', () => ({ realm_user_settings_defaults: {} })],
+  ['realm_user_settings_defaults', (c) => realmUserSettingsDefaultsState(c.engine)],
   ['recent_private_conversations', (c) => recentPrivateConversationsState(c.engine, c.user)],
   ['saved_snippets', (c) => savedSnippetsRegisterState(c.engine, c.user)],
   ['scheduled_messages', () => ({ scheduled_messages: [] })],
@@ -100,9 +111,11 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['user_topic', (c) => userTopicsRegisterState(c.engine, c.user)],
   ['channel_folders', (c) => channelFoldersRegisterState(c.engine)],
   ['video_calls', (c) => videoCallsRegisterState(c.engine, c.user)],
+  // The server's GIPHY key: none configured.
+  ['giphy', () => ({ giphy_api_key: '' })],
   ['push_device', () => ({ push_devices: {} })],
   ['stop_words', () => ({ stop_words: [] })],
-  ['realm_embedded_bots', () => ({ realm_embedded_bots: [] })],
+  ['realm_embedded_bots', () => embeddedBotsRegisterState()],
   ['realm_incoming_webhook_bots', () => ({ realm_incoming_webhook_bots: [] })],
 ]);
 

@@ -174,16 +174,3 @@ export function expireInvitesBy(engine: Engine, user: UserRecord): Effect[] {
   for (const invite of mine) invite.expiry_date = now;
   return mine.length > 0 ? [invitesChanged(engine)] : [];
 }
-
-/** The invitation keys of /register: who may invite, as the realm sets it and for this user. */
-export function invitesRegisterState(
-  engine: Engine,
-  user: UserRecord,
-): { realm_create_multiuse_invite_group: GroupSettingValue; realm_can_invite_users_group: GroupSettingValue; can_invite_others_to_realm: boolean } {
-  const realm = engine.state.realm;
-  return {
-    realm_create_multiuse_invite_group: groupSettingForApi(engine, realm.create_multiuse_invite_group),
-    realm_can_invite_users_group: groupSettingForApi(engine, realm.can_invite_users_group),
-    can_invite_others_to_realm: hasRealmGroupPermission(engine, user, 'can_invite_users_group'),
-  };
-}

@@ -26,6 +26,8 @@ export interface RegisterParams {
   queueLifespanSecs: number;
   slimPresence: boolean;
   clientName: string;
+  /** False for old mobile apps, which the route tells by their User-Agent (user-agent.ts). */
+  pronounsFieldTypeSupported: boolean;
 }
 
 /** The register-style options a queue is created with (also by GET /events, §2.8). */
@@ -46,6 +48,7 @@ export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterP
     capabilities: capabilities(p.clientCapabilities),
     lifespanSecs: p.queueLifespanSecs,
     clientName: p.clientName,
+    pronounsFieldTypeSupported: p.pronounsFieldTypeSupported,
   };
 }
 
@@ -63,6 +66,7 @@ export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParam
     includeSubscribers: p.includeSubscribers,
     slimPresence: p.slimPresence,
     capabilities: options.capabilities,
+    pronounsFieldTypeSupported: p.pronounsFieldTypeSupported,
     want: (type) => wanted === null || wanted.has(type),
     listedEventType: (type) => listed !== null && listed.has(type),
   });

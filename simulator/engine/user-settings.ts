@@ -218,3 +218,17 @@ export function legacyDisplaySettingsState(_engine: Engine, user: UserRecord): R
 export function legacyNotificationSettingsState(_engine: Engine, user: UserRecord): Record<string, unknown> {
   return { ...settingsOf(user, (s) => s.legacy === 'notification'), available_notification_sounds: NOTIFICATION_SOUNDS };
 }
+
+/**
+ * The `realm_user_settings_defaults` fetch type: the settings a new account of the realm starts
+ * with (Zulip's RealmUserDefault), which are this table's defaults and the realm's default email
+ * visibility; the time zone is no realm default.
+ */
+export function realmUserSettingsDefaultsState(engine: Engine): Record<string, unknown> {
+  const defaults: Record<string, unknown> = {};
+  for (const spec of USER_SETTINGS) if (spec.name !== 'timezone') defaults[spec.name] = spec.default;
+  defaults.email_address_visibility = engine.state.realm.email_address_visibility;
+  return {
+    realm_user_settings_defaults: { ...defaults, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: NOTIFICATION_SOUNDS },
+  };
+}

@@ -3,7 +3,6 @@
  * listing, revocation, every check in Zulip's order, who may, and the invites_changed events.
  */
 import { describe, expect, it } from 'vitest';
-import { invitesRegisterState } from '../../simulator/engine/invites.ts';
 import type { Simulator } from '../../simulator/index.ts';
 import { ID, NOW, sim, watchEvents } from './helpers.ts';
 
@@ -212,15 +211,15 @@ describe('DELETE /invites/multiuse/{id}', () => {
 });
 
 describe('/register state', () => {
-  it("gives the realm's invitation settings and whether the user may invite", () => {
+  it("gives the realm's invitation settings and whether the user may invite", async () => {
     const s = sim();
-    const hamlet = s.engine.state.users.get(ID.hamlet)!;
-    const polonius = s.engine.state.users.get(ID.polonius)!;
-    expect(invitesRegisterState(s.engine, hamlet)).toEqual({
+    const register = async (as: number) =>
+      (await s.request({ method: 'POST', path: '/api/v1/register', as, body: { fetch_event_types: JSON.stringify(['realm', 'realm_user']) } })).body;
+    expect(await register(ID.hamlet)).toMatchObject({
       realm_create_multiuse_invite_group: G.administrators,
       realm_can_invite_users_group: G.members,
       can_invite_others_to_realm: true,
     });
-    expect(invitesRegisterState(s.engine, polonius).can_invite_others_to_realm).toBe(false);
+    expect((await register(ID.polonius)).can_invite_others_to_realm).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { deleteQueue, getEvents } from '../../engine/event-queue.ts';
 import type { EventNarrowTerm } from '../../engine/narrow/events.ts';
 import { queueOptions, registerQueue } from '../../engine/register.ts';
 import { clientName } from '../../engine/messages/send.ts';
+import { pronounsFieldTypeSupported } from '../../engine/user-agent.ts';
 import { parkPoll } from '../long-poll.ts';
 import type { ParamSpec, Route, RouteContext } from '../route.ts';
 
@@ -34,6 +35,11 @@ function eventNarrow(value: unknown, name: string): EventNarrowTerm[] {
     if (term.length !== 2) throw ChatError.badRequest(`${name}[${i}] should have exactly 2 items`);
     return [term[0] as string, term[1] as string] as const;
   });
+}
+
+/** /register's `Json[NarrowT] | None`: JSON null stands for no narrow. */
+function eventNarrowOrNull(value: unknown, name: string): EventNarrowTerm[] {
+  return value === null ? [] : eventNarrow(value, name);
 }
 
 /** The ClientCapabilities TypedDict: every value a boolean; unknown keys are let through unread. */
@@ -68,7 +74,7 @@ const registerParams: ParamSpec[] = [
   { name: 'fetch_event_types', type: 'json', default: null, validate: stringListOrNull },
   // A plain string, not JSON: `true`, `false` or `partial`.
   { name: 'include_subscribers', type: 'string', default: 'false', oneOf: ['true', 'false', 'partial'] },
-  { name: 'narrow', type: 'json', default: [], validate: eventNarrow },
+  { name: 'narrow', type: 'json', default: [], validate: eventNarrowOrNull },
   // Accepted for clients that send it; presence history is not simulated.
   { name: 'presence_history_limit_days', type: 'json', default: null, validate: nullableInt, documentationOnly: true },
   { name: 'queue_lifespan_secs', type: 'int', default: 0 },
@@ -102,7 +108,7 @@ const getEventsParams: ParamSpec[] = [
   { name: 'narrow', type: 'json', default: [], validate: eventNarrow },
   { name: 'lifespan_secs', type: 'int', default: 0, validate: nonNegative },
   ...QUEUE_CAPABILITY_PARAMS.map((name): ParamSpec => ({ name, type: 'bool', default: false })),
-  { name: 'pronouns_field_type_supported', type: 'bool', default: true, documentationOnly: true },
+  { name: 'pronouns_field_type_supported', type: 'bool', default: true },
   { name: 'client', type: 'string' },
 ];
 
@@ -128,6 +134,7 @@ export const eventRoutes: Route[] = [
         queueLifespanSecs: p.queue_lifespan_secs as number,
         slimPresence: p.slim_presence as boolean,
         clientName: requestClient(ctx),
+        pronounsFieldTypeSupported: pronounsFieldTypeSupported(ctx.headers['user-agent']),
       });
     },
   },
@@ -158,6 +165,7 @@ export const eventRoutes: Route[] = [
             queueLifespanSecs: p.lifespan_secs as number,
             slimPresence: p.slim_presence as boolean,
             clientName: requestClient(ctx),
+            pronounsFieldTypeSupported: p.pronouns_field_type_supported as boolean,
           });
         },
       });

@@ -1,6 +1,9 @@
 // POST /register (reference part 3 §1): parameters and their errors, the keys every answer
 // carries, which fetch types and event types control what, and an initial state that agrees with
 // the REST endpoints asked at the same moment.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 import { ID, sim } from '../helpers.ts';
 import { pending, register, send } from './helpers.ts';
@@ -59,6 +62,7 @@ describe('parameters and their errors (first failing one, alphabetically)', () =
     ['narrow term', { narrow: ['stream'] }, 'narrow[0] is not a list'],
     ['narrow operand', { narrow: [['stream', 3]] }, 'narrow[0][1] is not a string'],
     ['narrow pair', { narrow: [['stream', 'Denmark', 'x']] }, 'narrow[0] should have exactly 2 items'],
+    ['narrow null is no narrow, but not a null term', { narrow: [null] }, 'narrow[0] is not a list'],
     ['narrow dict term', { narrow: [{ operator: 'stream', operand: 'Denmark' }] }, 'narrow[0] is not a list'],
     ['narrow operator', { narrow: [['search', 'x']] }, 'Operator search not supported.'],
     ['narrow is:followed', { narrow: [['is', 'followed']] }, 'Operand followed not supported.'],
@@ -86,6 +90,7 @@ describe('parameters and their errors (first failing one, alphabetically)', () =
       fetch_event_types: ['subscription'],
       include_subscribers: 'partial',
       presence_history_limit_days: null,
+      narrow: null,
       client_capabilities: { notification_settings_null: true, some_future_capability: true },
     });
     expect(res.status).toBe(200);
@@ -228,5 +233,70 @@ describe('the initial state agrees with the REST endpoints', () => {
     expect(lunch[0].topic).toBe('Lunch');
     expect(unread.pms).toContainEqual({ other_user_id: ID.iago, sender_id: ID.iago, unread_message_ids: expect.any(Array) });
     expect(unread.huddles).toContainEqual({ user_ids_string: [HAMLET, ID.iago, ID.othello].sort((a, b) => a - b).join(','), unread_message_ids: expect.any(Array) });
+  });
+});
+
+describe('every fetch type the simulator has data for', () => {
+  it('gives the server-wide ones Zulip answers without a resource of their own', async () => {
+    const body = await register(sim(), HAMLET, { fetch_event_types: ['giphy', 'realm_billing', 'onboarding_steps', 'realm_embedded_bots'] });
+    expect(body).toMatchObject({
+      giphy_api_key: '',
+      realm_billing: { has_pending_sponsorship_request: false },
+      onboarding_steps: [],
+      navigation_tour_video_url: null,
+    });
+    expect(body.realm_embedded_bots).toContainEqual({ name: 'giphy', config: { key: '12345678' } });
+    expect(body.realm_embedded_bots.map((b: { name: string }) => b.name)).toEqual(['converter', 'encrypt', 'helloworld', 'virtual_fs', 'giphy', 'followup']);
+  });
+
+  it('gives as realm_user_settings_defaults the settings a new account starts with', async () => {
+    const s = sim();
+    const { realm_user_settings_defaults: defaults } = await register(s, HAMLET, { fetch_event_types: ['realm_user_settings_defaults'] });
+    const created = await s.request({
+      method: 'POST',
+      path: '/api/v1/users',
+      as: ID.iago,
+      body: { email: 'newcomer@zulip.com', password: 'newcomer-password', full_name: 'Newcomer' },
+    });
+    expect(created.status).toBe(200);
+    const { user_settings: settings } = await register(s, created.body.user_id, { fetch_event_types: ['user_settings'] });
+    const { timezone: _tz, ...startingSettings } = settings;
+    expect(defaults).toEqual(startingSettings);
+  });
+
+  it('reaches every register-state function of the engine (none is left out of the table)', async () => {
+    const s = sim();
+    const user = s.engine.state.users.get(HAMLET)!;
+    const full = await register(s, HAMLET, {});
+    const files = await fg('simulator/engine/**/*.ts');
+    const missing: string[] = [];
+    for (const file of files) {
+      const mod = (await import(pathToFileURL(path.resolve(file)).href)) as Record<string, unknown>;
+      for (const [name, fn] of Object.entries(mod)) {
+        if (typeof fn !== 'function' || !/State$/.test(name) || name === 'initialState' || name === 'emptyState') continue;
+        const keys = Object.keys((fn as (...a: unknown[]) => Record<string, unknown>)(s.engine, user, {}));
+        for (const key of keys) if (!(key in full)) missing.push(`${name} → ${key}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(files.length).toBeGreaterThan(30);
+  });
+
+  it('shows pronouns fields as short text to mobile apps older than 27.192, in the state and in events', async () => {
+    const s = sim();
+    const registerAs = async (userAgent: string) =>
+      (await s.request({ method: 'POST', path: '/api/v1/register', as: HAMLET, headers: { 'user-agent': userAgent }, body: { fetch_event_types: JSON.stringify(['custom_profile_fields']) } })).body;
+    const old = await registerAs('ZulipMobile/27.191 (Android 12)');
+    const current = await registerAs('ZulipMobile/27.192 (Android 12)');
+    const pronouns = (state: any) => state.custom_profile_fields.find((f: { name: string }) => f.name === 'Pronouns').type;
+    expect([pronouns(old), pronouns(current)]).toEqual([1, 8]);
+    expect(old.custom_profile_field_types).not.toHaveProperty('PRONOUNS');
+    expect(current.custom_profile_field_types.PRONOUNS).toEqual({ id: 8, name: 'Pronouns' });
+    const fieldId = current.custom_profile_fields.find((f: { name: string }) => f.name === 'Pronouns').id;
+    await s.request({ method: 'PATCH', path: `/api/v1/realm/profile_fields/${fieldId}`, as: ID.iago, body: { hint: 'How to address you' } });
+    const [oldEvent] = await pending(s, HAMLET, old.queue_id);
+    const [currentEvent] = await pending(s, HAMLET, current.queue_id);
+    expect(pronouns({ custom_profile_fields: oldEvent!.fields })).toBe(1);
+    expect(pronouns({ custom_profile_fields: currentEvent!.fields })).toBe(8);
   });
 });
