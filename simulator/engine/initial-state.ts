@@ -4,6 +4,7 @@
  * line here; a fetch type the simulator does not know is ignored, as Zulip ignores unknown names.
  * Every function answers what the resource's REST endpoints answer at the same moment.
  */
+import { alertWordsRegisterState } from './alert-words.ts';
 import type { Capabilities } from './event-queue.ts';
 import type { Engine } from './core.ts';
 import { embeddedBotsRegisterState } from './bot-rules.ts';
@@ -58,7 +59,7 @@ const nothing = {};
 
 /** In Zulip's fetch_initial_state_data order, so keys come out in the same order. */
 export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, StateFetcher>([
-  ['alert_words', () => ({ alert_words: [] })],
+  ['alert_words', (c) => alertWordsRegisterState(c.engine, c.user)],
   ['custom_profile_fields', (c) => customProfileFieldsRegisterState(c.engine, { pronounsFieldTypeSupported: c.pronounsFieldTypeSupported })],
   ['default_stream_groups', () => ({ realm_default_stream_groups: [] })],
   ['default_streams', (c) => defaultStreamsState(c.engine, c.user)],

@@ -551,6 +551,8 @@ export interface State {
    * moves the row to the end, as Zulip replaces the row).
    */
   userTopics: Map<number, Map<string, UserTopicRecord>>;
+  /** User id → alert words as the user spelled them, oldest first (no two equal ignoring case). */
+  alertWords: Map<number, string[]>;
 }
 
 export function emptyState(realm: Realm): State {
@@ -581,6 +583,7 @@ export function emptyState(realm: Realm): State {
     pushOutbox: [],
     pushService: { failure: null },
     userTopics: new Map(),
+    alertWords: new Map(),
   };
 }
 

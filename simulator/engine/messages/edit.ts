@@ -2,9 +2,10 @@
 // checkUpdateMessage runs Zulip's checks in check_update_message's order (access, content
 // permission, payload, the edit request, topic/resolve permission, rendering and wildcards,
 // channel move, the change_all time limit); doUpdateMessage applies the edit: content re-rendered
-// with recipients' mention flags recomputed, messages moved with their indexes, UserMessage rows
+// with recipients' mention and alert-word flags recomputed, messages moved with their indexes, UserMessage rows
 // added and removed on a channel move, the edit history entry, and the update_message /
 // delete_message events, then Notification Bot's resolve notice or move breadcrumbs.
+import { alertedUserIds } from '../alert-words.ts';
 import { relinkAttachments, type AttachmentDict } from '../attachments.ts';
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events.ts';
@@ -278,16 +279,17 @@ export function checkUpdateMessage(engine: Engine, actor: UserRecord, messageId:
   return checked;
 }
 
-/** update_user_message_flags: mentions of the new content, for everyone who received the message. */
-function updateMentionFlags(engine: Engine, message: StoredMessage, rendered: RenderResult, topicParticipantIds: ReadonlySet<number>): void {
+/** update_user_message_flags: mentions and alert words of the new content, for everyone who received the message. */
+function updateRenderedFlags(engine: Engine, message: StoredMessage, rendered: RenderResult, topicParticipantIds: ReadonlySet<number>): void {
   const store = engine.state.messages;
-  const mentionBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
+  const alerted = alertedUserIds(engine, message.content);
+  const renderedBits = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned | FLAG_BITS.has_alert_word;
   for (const userId of rowUserIds(message)) {
-    let bits = userFlagBits(message, userId)! & ~mentionBits;
+    let bits = userFlagBits(message, userId)! & ~renderedBits;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
     if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;
     if (topicParticipantIds.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;
-    // has_alert_word is left as it is: the simulator has no alert words to re-match yet.
+    if (alerted.has(userId)) bits |= FLAG_BITS.has_alert_word;
     setUserFlagBits(store, message, userId, bits);
   }
 }
@@ -356,7 +358,7 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
     reindexMessageWords(store, message, wordsBefore);
     const participants =
       c.origStream && rendered.wildcards.has('topic') ? topicParticipants(engine, c.origStream.id, c.targetTopic) : new Set<number>();
-    updateMentionFlags(engine, message, rendered, participants);
+    updateRenderedFlags(engine, message, rendered, participants);
     if (!c.origStream) {
       message.editHistory = [entry, ...(message.editHistory ?? [])];
       events.push(...updateEvents({ ...event, message_ids: [message.id] }, rowFlags(message)));

@@ -1,6 +1,7 @@
 // Sending a message (POST /messages; zerver/views/message_send.py + zerver/actions/message_send.py):
 // check* resolves and validates the addressee, topic and content; do* renders, stores the message
 // with a UserMessage row per recipient and returns the `message` events.
+import { alertedUserIds } from '../alert-words.ts';
 import { claimAttachments, linkedUploadPaths } from '../attachments.ts';
 import { ChatError } from '../errors.ts';
 import { isUserInGroupSetting } from '../core.ts';
@@ -441,6 +442,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     recipientId = dmRecipientId(engine, dmUserIds, sender.id);
   }
 
+  const alerted = alertedUserIds(engine, checked.content);
   const rows = new Map<number, number>();
   for (const userId of recipientUserIds) {
     // Service bots (outgoing webhook, embedded) get no UserMessage rows.
@@ -449,6 +451,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     let bits = 0;
     if ((userId === sender.id && checked.readBySender) || checked.readUserIds?.has(userId)) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
+    if (alerted.has(userId)) bits |= FLAG_BITS.has_alert_word;
     if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;
     if (participants?.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;
     rows.set(userId, bits);

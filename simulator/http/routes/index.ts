@@ -1,5 +1,6 @@
 /** THE route table: every endpoint the simulator serves, in one list. */
 import type { Route } from '../route.ts';
+import { alertWordRoutes } from './alert-words.ts';
 import { authRoutes } from './auth.ts';
 import { botStorageRoutes } from './bot-storage.ts';
 import { channelAdminRoutes } from './channel-admin.ts';
@@ -58,4 +59,5 @@ export const routes: readonly Route[] = [
   ...eventRoutes,
   ...userTopicRoutes,
   ...realmEmojiRoutes,
+  ...alertWordRoutes,
 ];

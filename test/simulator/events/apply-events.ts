@@ -204,6 +204,9 @@ export function applyEvents(state: State, events: Event[], me: number): void {
       case 'update_message_flags':
         applyFlags(state, event);
         break;
+      case 'alert_words':
+        state.alert_words = event.alert_words;
+        break;
       case 'reaction':
       case 'heartbeat':
         // Reactions live in messages, which the state does not hold.

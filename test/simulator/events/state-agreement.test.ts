@@ -1,6 +1,7 @@
 // The event system's promise: a client that registers, then applies every event it receives to
 // the initial state, holds what a fresh /register would answer. Checked for several observers over
-// a sequence of actions touching messages, channels, subscriptions, users, drafts and statuses.
+// a sequence of actions touching messages, channels, subscriptions, users, drafts, statuses and alert
+// words.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../simulator/index.ts';
 import { ID, sim } from '../helpers.ts';
@@ -13,7 +14,7 @@ const call = (s: Simulator, as: number, method: string, path: string, body: Reco
   s.request({ method, path: `/api/v1${path}`, as, body });
 
 /** Every state key the test's state keeper maintains. */
-const FETCH = ['message', 'update_message_flags', 'subscription', 'stream', 'realm_user', 'drafts', 'user_status'];
+const FETCH = ['message', 'update_message_flags', 'subscription', 'stream', 'realm_user', 'drafts', 'user_status', 'alert_words'];
 const OPTIONS = {
   fetch_event_types: FETCH,
   include_subscribers: 'true',
@@ -60,6 +61,9 @@ const actions: [string, (s: Simulator) => Promise<unknown>][] = [
   ['a status', (s) => call(s, hamlet, 'POST', '/users/me/status', { status_text: 'on a break', emoji_name: 'coffee' })],
   ['another status, clearing the text', (s) => call(s, othello, 'POST', '/users/me/status', { status_text: 'away' }).then(() => call(s, othello, 'POST', '/users/me/status', { status_text: '' }))],
   ['drafts', (s) => call(s, hamlet, 'POST', '/drafts', { drafts: [{ type: 'stream', to: [3], topic: 't', content: 'one' }, { type: 'private', to: [], topic: '', content: 'two' }] })],
+  ['Hamlet sets alert words', (s) => call(s, hamlet, 'POST', '/users/me/alert_words', { alert_words: JSON.stringify(['lunch', 'Meeting']) })],
+  ['a message with one', (s) => send(s, iago, { type: 'stream', to: 'Verona', topic: 'plans', content: 'Lunch after the meeting?' })],
+  ['Hamlet removes an alert word', (s) => call(s, hamlet, 'DELETE', '/users/me/alert_words', { alert_words: JSON.stringify(['LUNCH']) })],
   ['Prospero is deactivated', (s) => call(s, iago, 'DELETE', `/users/${prospero}`)],
 ];
 
