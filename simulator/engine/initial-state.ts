@@ -20,6 +20,7 @@ import {
   unreadMsgsState,
 } from './messages/initial-state.ts';
 import { linkifiersForApi } from './linkifier-admin.ts';
+import { mutedUsersRegisterState } from './muted-users.ts';
 import { navigationViewsRegisterState } from './navigation-views.ts';
 import { realmEmojiDict } from './realm-emoji.ts';
 import { realmState } from './realm-state.ts';
@@ -67,7 +68,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['drafts', (c) => draftsRegisterState(c.engine, c.user)],
   ['message', (c) => maxMessageIdState(c.engine, c.user)],
   ['muted_topics', (c) => (c.listedEventType('user_topic') ? nothing : mutedTopicsRegisterState(c.engine, c.user))],
-  ['muted_users', () => ({ muted_users: [] })],
+  ['muted_users', (c) => mutedUsersRegisterState(c.engine, c.user)],
   ['navigation_views', (c) => navigationViewsRegisterState(c.engine, c.user)],
   // No onboarding is simulated; a null video URL is Zulip's "navigation tour video disabled".
   ['onboarding_steps', () => ({ onboarding_steps: [], navigation_tour_video_url: null })],

@@ -553,6 +553,8 @@ export interface State {
   userTopics: Map<number, Map<string, UserTopicRecord>>;
   /** User id → alert words as the user spelled them, oldest first (no two equal ignoring case). */
   alertWords: Map<number, string[]>;
+  /** User id → the users they muted → when (Unix seconds), oldest mute first. */
+  mutedUsers: Map<number, Map<number, number>>;
 }
 
 export function emptyState(realm: Realm): State {
@@ -584,6 +586,7 @@ export function emptyState(realm: Realm): State {
     pushService: { failure: null },
     userTopics: new Map(),
     alertWords: new Map(),
+    mutedUsers: new Map(),
   };
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../core.ts';
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
+import { usersWhoMuted } from '../muted-users.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
@@ -443,13 +444,15 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   }
 
   const alerted = alertedUserIds(engine, checked.content);
+  // A muted sender's message starts out read for whoever muted them (mark_as_read_user_ids).
+  const muting = usersWhoMuted(engine, sender.id);
   const rows = new Map<number, number>();
   for (const userId of recipientUserIds) {
     // Service bots (outgoing webhook, embedded) get no UserMessage rows.
     const bot = engine.state.users.get(userId);
     if (bot?.is_bot && (bot.bot_type === 3 || bot.bot_type === 4)) continue;
     let bits = 0;
-    if ((userId === sender.id && checked.readBySender) || checked.readUserIds?.has(userId)) bits |= FLAG_BITS.read;
+    if ((userId === sender.id && checked.readBySender) || checked.readUserIds?.has(userId) || muting.has(userId)) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
     if (alerted.has(userId)) bits |= FLAG_BITS.has_alert_word;
     if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;

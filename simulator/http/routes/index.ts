@@ -15,6 +15,7 @@ import { linkifierRoutes } from './linkifiers.ts';
 import { messageChangeRoutes } from './message-changes.ts';
 import { messageFlagRoutes } from './message-flags.ts';
 import { messageRoutes } from './messages.ts';
+import { mutedUserRoutes } from './muted-users.ts';
 import { personalRoutes } from './personal.ts';
 import { pushRoutes } from './push.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
@@ -60,4 +61,5 @@ export const routes: readonly Route[] = [
   ...userTopicRoutes,
   ...realmEmojiRoutes,
   ...alertWordRoutes,
+  ...mutedUserRoutes,
 ];

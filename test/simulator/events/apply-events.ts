@@ -207,6 +207,9 @@ export function applyEvents(state: State, events: Event[], me: number): void {
       case 'alert_words':
         state.alert_words = event.alert_words;
         break;
+      case 'muted_users':
+        state.muted_users = event.muted_users;
+        break;
       case 'reaction':
       case 'heartbeat':
         // Reactions live in messages, which the state does not hold.

@@ -1,7 +1,7 @@
 // The event system's promise: a client that registers, then applies every event it receives to
 // the initial state, holds what a fresh /register would answer. Checked for several observers over
-// a sequence of actions touching messages, channels, subscriptions, users, drafts, statuses and alert
-// words.
+// a sequence of actions touching messages, channels, subscriptions, users, drafts, statuses, alert
+// words and muted users.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../simulator/index.ts';
 import { ID, sim } from '../helpers.ts';
@@ -14,7 +14,7 @@ const call = (s: Simulator, as: number, method: string, path: string, body: Reco
   s.request({ method, path: `/api/v1${path}`, as, body });
 
 /** Every state key the test's state keeper maintains. */
-const FETCH = ['message', 'update_message_flags', 'subscription', 'stream', 'realm_user', 'drafts', 'user_status', 'alert_words'];
+const FETCH = ['message', 'update_message_flags', 'subscription', 'stream', 'realm_user', 'drafts', 'user_status', 'alert_words', 'muted_users'];
 const OPTIONS = {
   fetch_event_types: FETCH,
   include_subscribers: 'true',
@@ -63,7 +63,11 @@ const actions: [string, (s: Simulator) => Promise<unknown>][] = [
   ['drafts', (s) => call(s, hamlet, 'POST', '/drafts', { drafts: [{ type: 'stream', to: [3], topic: 't', content: 'one' }, { type: 'private', to: [], topic: '', content: 'two' }] })],
   ['Hamlet sets alert words', (s) => call(s, hamlet, 'POST', '/users/me/alert_words', { alert_words: JSON.stringify(['lunch', 'Meeting']) })],
   ['a message with one', (s) => send(s, iago, { type: 'stream', to: 'Verona', topic: 'plans', content: 'Lunch after the meeting?' })],
+  ['Hamlet mutes Othello, whose messages become read', (s) => call(s, hamlet, 'POST', `/users/me/muted_users/${othello}`)],
+  ['Othello writes to Hamlet while muted', (s) => send(s, othello, { type: 'direct', to: `[${hamlet}]`, content: '@**King Hamlet** still there?' })],
+  ['Iago mutes Hamlet', (s) => call(s, iago, 'POST', `/users/me/muted_users/${hamlet}`)],
   ['Hamlet removes an alert word', (s) => call(s, hamlet, 'DELETE', '/users/me/alert_words', { alert_words: JSON.stringify(['LUNCH']) })],
+  ['Hamlet unmutes Othello', (s) => call(s, hamlet, 'DELETE', `/users/me/muted_users/${othello}`)],
   ['Prospero is deactivated', (s) => call(s, iago, 'DELETE', `/users/${prospero}`)],
 ];
 
