@@ -5,13 +5,13 @@
  * the floor's rate.
  *
  * Each server runs in its own process, and so does nothing else: the load comes from autocannon in
- * this process (keep-alive connections, bounded in time, loopback only). Floor and catalog
+ * this process (keep-alive connections, bounded in time, loopback only), pinned to another core
+ * than the servers when the machine has two and taskset (harness/machine.ts). Floor and catalog
  * alternate in rounds (ABBA), after a warm-up of both, and the summary gives medians and the ratio.
  * For every run it prints the CPU each side used (a generator near 100% of a core is the limit,
  * not the server) and the machine's load, since this machine is shared: read the numbers with it.
  * A benchmark, not a test: it prints, it never fails on a threshold.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -19,11 +19,14 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { buildCatalog } from '../catalog/pipeline.ts';
 import { parseCli } from '../cli/args.ts';
 import { PROJECT_ROOT } from '../cli/root.ts';
 import { startCatalogServer } from '../cli/catalog-server.ts';
+import { alternate, bottleneck, measureLoad, type LoadOptions, type LoadRequest, type LoadRun } from './harness/load.ts';
+import { describeLoad, machineInfo, machineLoad, pinToCore, planPlacement } from './harness/machine.ts';
+import { answerCalls, startChild, type ChildServer } from './harness/processes.ts';
+import { kilo, median, pct } from './harness/stats.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -54,7 +57,7 @@ type Side = 'floor' | 'catalog';
 
 // ------------------------------------------------------------------ servers (child processes)
 
-/** A server child: listens, says its port, answers 'cpu' with its CPU time in ms. */
+/** A server child: listens, then answers the harness's calls (its CPU time). */
 async function serveChild(side: Side): Promise<void> {
   let port: number;
   if (side === 'floor') {
@@ -70,76 +73,14 @@ async function serveChild(side: Side): Promise<void> {
     const server = await startCatalogServer({ dir: values.dist as string, port: 0 });
     port = Number(new URL(server.url).port);
   }
-  process.on('message', (m) => {
-    if (m === 'cpu') {
-      const u = process.cpuUsage();
-      process.send?.({ cpuMs: (u.user + u.system) / 1000 });
-    }
-  });
-  process.send?.({ port });
+  answerCalls({ port });
 }
 
-interface Child {
-  proc: ChildProcess;
-  port: number;
-  cpuMs(): Promise<number>;
+type Child = ChildServer<{ port: number }>;
+
+function startServer(side: Side, dist: string, file: string, core: number | null): Promise<Child> {
+  return startChild(SELF, ['--child', side, '--dist', dist, '--file', file], { core });
 }
-
-function startChild(side: Side, dist: string, file: string): Promise<Child> {
-  const proc = fork(SELF, ['--child', side, '--dist', dist, '--file', file], { execArgv: SELF.endsWith('.ts') ? ['--import', 'tsx'] : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    proc.once('error', reject);
-    proc.once('message', (m: { port: number }) => {
-      resolve({
-        proc,
-        port: m.port,
-        cpuMs: () => new Promise((done) => {
-          proc.once('message', (r: { cpuMs: number }) => done(r.cpuMs));
-          proc.send('cpu');
-        }),
-      });
-    });
-  });
-}
-
-// ------------------------------------------------------------------ the load
-
-interface Run {
-  rps: number;
-  p99: number;
-  errors: number;
-  serverCpu: number;
-  generatorCpu: number;
-}
-
-async function load(child: Child, urlPath: string, seconds: number): Promise<Run> {
-  const serverBefore = await child.cpuMs();
-  const genBefore = process.cpuUsage();
-  const result = await autocannon({
-    url: `http://127.0.0.1:${child.port}${urlPath}`,
-    connections: Number(values.connections),
-    workers: Number(values.workers) > 1 ? Number(values.workers) : undefined,
-    duration: seconds,
-  });
-  const gen = process.cpuUsage(genBefore);
-  const serverCpu = (await child.cpuMs()) - serverBefore;
-  const ms = seconds * 1000;
-  return {
-    rps: result.requests.average,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-    serverCpu: serverCpu / ms,
-    generatorCpu: (gen.user + gen.system) / 1000 / ms,
-  };
-}
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-const pct = (x: number): string => `${Math.round(x * 100)}%`;
-const k = (x: number): string => `${(x / 1000).toFixed(1)}k`;
 
 /** The smallest service detail file: what an agent fetches most. */
 function smallestDetail(dist: string): string {
@@ -163,41 +104,40 @@ async function main(): Promise<void> {
   }
   const urlPath = smallestDetail(dist);
   const file = path.join(dist, urlPath);
+  const placement = planPlacement();
+  pinToCore(process.pid, placement.generatorCore);
   const children: Record<Side, Child> = {
-    floor: await startChild('floor', dist, file),
-    catalog: await startChild('catalog', dist, file),
+    floor: await startServer('floor', dist, file, placement.serverCore),
+    catalog: await startServer('catalog', dist, file, placement.serverCore),
   };
+  const request: LoadRequest = { method: 'GET', path: urlPath };
+  const options = (s: number): LoadOptions => ({ seconds: s, connections: Number(values.connections), workers: Number(values.workers) });
   try {
     console.log(`GET ${urlPath} (${statSync(file).size} bytes, no Accept-Encoding), ${values.connections} keep-alive connections, ${seconds} s per run, ${rounds} rounds ABBA`);
-    console.log(`machine: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    const info = machineInfo();
+    console.log(`machine: ${info.cpus} CPUs (${info.model}), Node ${info.node}, load average ${describeLoad(machineLoad())}; ${placement.note}`);
     console.log('CPU figures are per core: 100% = one core busy for the whole run.\n');
-    for (const side of ['floor', 'catalog'] as const) await load(children[side], urlPath, 1); // warm-up
-    const runs: Record<Side, Run[]> = { floor: [], catalog: [] };
-    for (let i = 0; i < rounds; i++) {
-      const order: Side[] = i % 2 === 0 ? ['floor', 'catalog'] : ['catalog', 'floor'];
-      for (const side of order) {
-        const before = os.loadavg()[0] ?? 0;
-        const r = await load(children[side], urlPath, seconds);
-        runs[side].push(r);
-        console.log(
-          `round ${i + 1} ${side.padEnd(7)} ${k(r.rps).padStart(6)} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${pct(r.serverCpu).padStart(4)}  generator CPU ${pct(r.generatorCpu).padStart(4)}  errors ${r.errors}  load ${before.toFixed(1)}`,
-        );
-      }
-    }
+    for (const side of ['floor', 'catalog'] as const) await measureLoad(children[side], request, options(1)); // warm-up
+    const runs = await alternate(['floor', 'catalog'] as const, rounds, (side) => measureLoad(children[side], request, options(seconds)), (side, i, r) => {
+      console.log(
+        `round ${i + 1} ${side.padEnd(7)} ${kilo(r.rps).padStart(6)} req/s  p99 ${String(r.p99).padStart(3)} ms  server CPU ${pct(r.serverCpu).padStart(4)}  generator CPU ${pct(r.generatorCpu).padStart(4)}  errors ${r.errors + r.non2xx}  load ${r.load.loadAverage[0].toFixed(1)}`,
+      );
+    });
     const floor = median(runs.floor.map((r) => r.rps));
     const catalog = median(runs.catalog.map((r) => r.rps));
-    console.log(`\nmedian: floor ${k(floor)} req/s, catalog ${k(catalog)} req/s → ${(catalog / floor).toFixed(2)}× the floor (target ≥ 0.5×)`);
+    console.log(`\nmedian: floor ${kilo(floor)} req/s, catalog ${kilo(catalog)} req/s → ${(catalog / floor).toFixed(2)}× the floor (target ≥ 0.5×)`);
     console.log(
       `median generator CPU: ${pct(median([...runs.floor, ...runs.catalog].map((r) => r.generatorCpu)))} of a core; server CPU floor ${pct(median(runs.floor.map((r) => r.serverCpu)))}, catalog ${pct(median(runs.catalog.map((r) => r.serverCpu)))}`,
     );
-    console.log('A generator near 100% means the load, not the server, set the pace: compare the CPU each server needed per request too.');
-    const perReq = (rs: Run[]): number => median(rs.map((r) => (r.serverCpu * 1e6) / r.rps));
+    const paced = runs.floor.filter((r) => bottleneck(r) === 'generator').length;
+    if (paced > 0) console.log(`WARNING: the generator, not the floor, set the pace in ${paced} of ${rounds} floor runs: the ratio is squeezed toward 1`);
+    const perReq = (rs: LoadRun[]): number => median(rs.map((r) => r.serverUsPerRequest));
     // CPU per request depends far less on what else the machine runs than the rate does.
     console.log(
       `server CPU per request (median): floor ${perReq(runs.floor).toFixed(1)} µs, catalog ${perReq(runs.catalog).toFixed(1)} µs → the catalog does ${(perReq(runs.floor) / perReq(runs.catalog)).toFixed(2)}× the floor's work rate`,
     );
   } finally {
-    for (const c of Object.values(children)) c.proc.kill();
+    await Promise.all(Object.values(children).map((c) => c.stop()));
     if (work) await rm(work, { recursive: true, force: true });
   }
 }

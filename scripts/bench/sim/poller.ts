@@ -1,0 +1,147 @@
+/**
+ * The real-time clients of `npm run bench:sim`, in a process of their own: event queues registered
+ * through POST /register, each holding a GET /events long-poll and polling again as soon as it is
+ * answered, as Zulip's clients do. The `probe` sends messages one at a time and times each from
+ * the moment it is sent to the moment each queue that should get it has it.
+ */
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { answerCalls } from '../harness/processes.ts';
+import { median, percentile } from '../harness/stats.ts';
+
+interface Account {
+  email: string;
+  apiKey: string;
+}
+
+interface Queue {
+  id: string;
+  auth: string;
+  lastEventId: number;
+  polling: boolean;
+}
+
+export interface ProbeResult {
+  /** Send → arrival at each queue that should get the message, ms, every delivery of every message. */
+  deliveries: number[];
+  /** How long POST /messages itself took, ms. */
+  sends: number[];
+  p50: number;
+  p99: number;
+  sendP50: number;
+}
+
+const basic = (a: Account): string => `Basic ${Buffer.from(`${a.email}:${a.apiKey}`).toString('base64')}`;
+
+export async function runPoller(port: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const queues: Queue[] = [];
+  let stopping = false;
+  /** Called with each message event's arrival time (the probe listens). */
+  let onMessage: ((at: number) => void) | null = null;
+  let failures = 0;
+
+  function call(method: string, path: string, auth: string, form?: Record<string, string>): Promise<{ status: number; body: any }> {
+    const body = form ? new URLSearchParams(form).toString() : undefined;
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          agent,
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          headers: {
+            authorization: auth,
+            ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  async function poll(q: Queue): Promise<void> {
+    while (!stopping) {
+      let res;
+      try {
+        res = await call('GET', `/api/v1/events?queue_id=${q.id}&last_event_id=${q.lastEventId}`, q.auth);
+      } catch {
+        failures++;
+        return;
+      }
+      const at = performance.now();
+      if (res.status !== 200) {
+        failures++;
+        return;
+      }
+      for (const event of res.body.events as { id: number; type: string }[]) {
+        q.lastEventId = Math.max(q.lastEventId, event.id);
+        if (event.type === 'message') onMessage?.(at);
+      }
+    }
+  }
+
+  answerCalls(
+    {},
+    {
+      /** Register `count` queues, round-robin over the accounts (message events only). */
+      async register(payload) {
+        const { accounts, count } = payload as { accounts: Account[]; count: number };
+        for (let i = 0; i < count; i++) {
+          const account = accounts[i % accounts.length]!;
+          const auth = basic(account);
+          const res = await call('POST', '/api/v1/register', auth, { event_types: '["message"]' });
+          if (res.status !== 200) throw new Error(`POST /register: ${JSON.stringify(res.body)}`);
+          queues.push({ id: res.body.queue_id, auth, lastEventId: res.body.last_event_id, polling: false });
+        }
+        return queues.length;
+      },
+      /** Start every queue's poll loop. */
+      park() {
+        for (const q of queues) {
+          if (q.polling) continue;
+          q.polling = true;
+          void poll(q).finally(() => (q.polling = false));
+        }
+        return queues.length;
+      },
+      /**
+       * Send `messages` messages one at a time as `sender` to `channel`; each send waits until
+       * `expect` queues have it (or a second passes) before the next.
+       */
+      async probe(payload) {
+        const { sender, channel, messages, expect } = payload as { sender: Account; channel: string; messages: number; expect: number };
+        const auth = basic(sender);
+        const deliveries: number[] = [];
+        const sends: number[] = [];
+        for (let i = 0; i < messages; i++) {
+          let arrived = 0;
+          let done: () => void = () => {};
+          const all = new Promise<void>((resolve) => (done = resolve));
+          const started = performance.now();
+          onMessage = (at) => {
+            deliveries.push(at - started);
+            if (++arrived === expect) done();
+          };
+          const res = await call('POST', '/api/v1/messages', auth, { type: 'stream', to: channel, topic: 'probe', content: `probe ${i}` });
+          sends.push(performance.now() - started);
+          if (res.status !== 200) throw new Error(`POST /messages: ${JSON.stringify(res.body)}`);
+          const timeout = setTimeout(done, 1000);
+          await all;
+          clearTimeout(timeout);
+          onMessage = null;
+          if (arrived < expect) throw new Error(`message ${i} reached ${arrived} of ${expect} queues within a second`);
+        }
+        return { deliveries, sends, p50: percentile(deliveries, 50), p99: percentile(deliveries, 99), sendP50: median(sends) } satisfies ProbeResult;
+      },
+      failures: () => failures,
+    },
+  );
+}

@@ -1,0 +1,125 @@
+/** The table `npm run bench:sim` prints, and the verdict of each figure against its target. */
+import { describeLoad, type MachineCheck, type MachineInfo, type MachineLoad, type Placement } from '../harness/machine.ts';
+import { SATURATED } from '../harness/load.ts';
+import { bytes, kilo, ms, pct, times } from '../harness/stats.ts';
+import type { CaseResult } from './cases.ts';
+import type { ThroughputResult } from './throughput.ts';
+
+export function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+const verdict = (ok: boolean): string => (ok ? 'ok' : 'MISSED');
+const atLeast = (value: number, target: number | null): string => (target === null ? '' : `≥ ${times(target)} ${verdict(value >= target)}`);
+const below = (value: number, target: number, unit: (x: number) => string): string => `< ${unit(target)} ${verdict(value < target)}`;
+
+export function describeMachine(info: MachineInfo, placement: Placement, check: MachineCheck | null, load: MachineLoad): string[] {
+  const lines = [
+    `machine: ${info.cpus} CPUs (${info.model}), ${bytes(info.totalMemory)}, Node ${info.node}, ${info.platform}`,
+    `placement: ${placement.note}`,
+    `load average (1/5/15 min) at start: ${describeLoad(load)}`,
+  ];
+  if (check) {
+    lines.push(
+      `machine check: one busy loop alone got ${pct(check.alone.cpuShare)} of its CPU's time; two at once ran at ` +
+        `${check.fractions.map((f) => f.toFixed(2)).join(' and ')} of its speed (getting ${check.pair.map((p) => pct(p.cpuShare)).join(' and ')})`,
+    );
+  }
+  return lines;
+}
+
+/** The lines printed as a case finishes. */
+export function describeResult(r: CaseResult): string[] {
+  switch (r.kind) {
+    case 'throughput': {
+      const paced = r.generatorPacedFloorRuns > 0 ? `  WARNING: generator at its limit in ${r.generatorPacedFloorRuns} floor run(s)` : '';
+      return [
+        `${r.title} (${bytes(r.answerBytes)} answer): simulator ${kilo(r.simulator.rps)} req/s, floor ${kilo(r.floor.rps)} req/s → ${times(r.ratio)} ` +
+          `(rounds ${r.ratios.map((x) => x.toFixed(2)).join(' ')}); CPU per request ${r.simulator.usPerRequest.toFixed(0)} vs ${r.floor.usPerRequest.toFixed(0)} µs → ${times(r.cpuRatio)}` +
+          `${r.errors ? `; ${r.errors} ERRORS` : ''}${paced}`,
+        `  p50/p99 ${r.simulator.p50}/${r.simulator.p99} ms (floor ${r.floor.p50}/${r.floor.p99}); server CPU ${pct(r.simulator.serverCpu)} (floor ${pct(r.floor.serverCpu)}), generator CPU ${pct(r.simulator.generatorCpu)} (floor runs ${pct(r.floor.generatorCpu)})`,
+      ];
+    }
+    case 'latency':
+      return [`${r.title}: p50 ${ms(r.p50)}, p99 ${ms(r.p99)} over ${r.deliveries} deliveries of ${r.messages} messages; POST /messages p50 ${ms(r.sendP50)}`];
+    case 'queues':
+      return [
+        `${r.title}: ${bytes(r.bytesPerQueue)} per queue, ${bytes(r.bytesPerParkedPoll)} more per parked poll`,
+        `  POST /messages with the queues ${kilo(r.withQueues.rps)} req/s, without ${kilo(r.withoutQueues.rps)} → ${times(r.ratio)} (rounds ${r.ratios.map((x) => x.toFixed(2)).join(' ')}); pollers' CPU ${pct(r.withQueues.pollerCpu)}${r.errors ? `; ${r.errors} ERRORS` : ''}`,
+        `  delivery among ${r.queues} parked polls: p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${r.latency.deliveries} deliveries)`,
+      ];
+    case 'memory':
+      return [
+        `${r.title}: ${bytes(r.bytesPerMessage)} each, ${bytes(r.beyondContent)} beyond content; ${bytes(r.beyondContentWithSearchIndex)} with the search index${r.exact ? '' : ' (no --expose-gc: approximate)'}`,
+      ];
+    case 'startup':
+      return [
+        `npm run simulator, spawn → first answer: ${ms(r.npm)} median (${r.npmRuns.map((x) => x.toFixed(0)).join(' ')}); without npm ${ms(r.node)} (${r.nodeRuns.map((x) => x.toFixed(0)).join(' ')})`,
+        `createSimulator() ${ms(r.create)} median (first call ${ms(r.createFirst)}); reset() ${ms(r.reset)}`,
+      ];
+  }
+}
+
+/** The series' flatness: each size's rate and CPU per request beside the smallest size's. */
+function seriesRows(results: ThroughputResult[]): string[][] {
+  const bySeries = new Map<string, ThroughputResult[]>();
+  for (const r of results) if (r.series) bySeries.set(r.series, [...(bySeries.get(r.series) ?? []), r]);
+  const rows: string[][] = [];
+  for (const [series, rs] of bySeries) {
+    const base = rs.reduce((a, b) => (b.stored < a.stored ? b : a));
+    for (const r of rs) {
+      rows.push([
+        r.stored === base.stored ? series : '',
+        r.stored.toLocaleString('en'),
+        `${kilo(r.simulator.rps)} req/s`,
+        `${r.simulator.usPerRequest.toFixed(0)} µs`,
+        r === base ? '' : `${times(r.simulator.usPerRequest / base.simulator.usPerRequest)} the CPU per request at ${base.stored.toLocaleString('en')}`,
+      ]);
+    }
+  }
+  return rows;
+}
+
+export function summaryTable(results: CaseResult[]): string {
+  const lines: string[] = [];
+  const tp = results.filter((r): r is ThroughputResult => r.kind === 'throughput');
+  if (tp.length > 0) {
+    lines.push(
+      table([
+        ['case', 'simulator', 'floor', 'ratio', 'rounds', 'CPU/req sim|floor', 'p50/p99 ms', 'gen CPU', 'target'],
+        ...tp.map((r) => [
+          r.name,
+          `${kilo(r.simulator.rps)}/s`,
+          `${kilo(r.floor.rps)}/s`,
+          times(r.ratio),
+          r.ratios.map((x) => x.toFixed(2)).join(' '),
+          `${r.simulator.usPerRequest.toFixed(0)}|${r.floor.usPerRequest.toFixed(0)} µs`,
+          `${r.simulator.p50}/${r.simulator.p99}`,
+          `${pct(r.floor.generatorCpu)}${r.generatorPacedFloorRuns > 0 ? ' (LIMIT)' : ''}`,
+          atLeast(r.ratio, r.target),
+        ]),
+      ]),
+    );
+    const series = seriesRows(tp);
+    if (series.length > 0) lines.push('', 'as the store grows (simulator side):', table([['series', 'stored', 'rate', 'CPU/req', ''], ...series]));
+    lines.push(`(gen CPU: the generator's CPU in the floor runs; LIMIT: at ≥ ${pct(SATURATED)} of a core in some floor run, where it, not the floor, set the pace)`);
+  }
+  const rest: string[][] = [];
+  for (const r of results) {
+    if (r.kind === 'latency') rest.push([r.name, `p50 ${ms(r.p50)}, p99 ${ms(r.p99)}`, '']);
+    if (r.kind === 'queues') {
+      rest.push([`${r.name} throughput`, `${times(r.ratio)} of no queues`, `≥ 0.80× ${verdict(r.ratio >= 0.8)}`]);
+      rest.push([`${r.name} delivery`, `p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}`, `p99 ${below(r.latency.p99, 5, ms)}`]);
+      rest.push([`${r.name} memory`, `${bytes(r.bytesPerQueue)}/queue, +${bytes(r.bytesPerParkedPoll)}/parked poll`, '']);
+    }
+    if (r.kind === 'memory') rest.push(['memory', `${bytes(r.beyondContent)}/message beyond content (${bytes(r.beyondContentWithSearchIndex)} with search index)`, below(r.beyondContent, r.target, bytes)]);
+    if (r.kind === 'startup') {
+      rest.push(['npm run simulator', `${ms(r.npm)} to first answer`, below(r.npm, r.targets.npm, ms)]);
+      rest.push(['createSimulator()', ms(r.create), below(r.create, r.targets.create, ms)]);
+      rest.push(['reset()', ms(r.reset), below(r.reset, r.targets.reset, ms)]);
+    }
+  }
+  if (rest.length > 0) lines.push('', table(rest));
+  return lines.join('\n');
+}

@@ -1,0 +1,69 @@
+/** The parts of `npm run bench:sim` whose mistakes would bend every figure: the floor, the statistics, the case selection. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bottleneck } from '../../scripts/bench/harness/load.ts';
+import { median, percentile } from '../../scripts/bench/harness/stats.ts';
+import { benchCases, selectCases } from '../../scripts/bench/sim/cases.ts';
+import type { BenchContext } from '../../scripts/bench/sim/context.ts';
+import { startFloorServer } from '../../scripts/bench/sim/floor.ts';
+
+const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
+
+describe('the floor server', () => {
+  it('answers the fixed bytes to good credentials and 401 to a wrong key or an unknown user', async () => {
+    const floor = await startFloorServer();
+    floor.setAnswer({ status: 200, contentType: 'application/json', body: '{"result":"success","msg":"","x":"é"}\n' }, { 'Iago@zulip.com': 'k'.repeat(32) });
+    const url = `http://127.0.0.1:${floor.port}/api/v1/messages?anchor=newest`;
+    const ok = await fetch(url, { method: 'POST', headers: { authorization: basic('iago@zulip.com', 'k'.repeat(32)) }, body: 'type=stream&to=Verona' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-length')).toBe(String(Buffer.byteLength('{"result":"success","msg":"","x":"é"}\n')));
+    expect(await ok.text()).toBe('{"result":"success","msg":"","x":"é"}\n');
+    for (const auth of [basic('iago@zulip.com', 'x'.repeat(32)), basic('nobody@zulip.com', 'k'.repeat(32)), 'Bearer abc']) {
+      const refused = await fetch(url, { headers: { authorization: auth } });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ result: 'error', code: 'UNAUTHORIZED' });
+    }
+    floor.close();
+  });
+});
+
+describe('statistics', () => {
+  it('median and percentiles of known samples', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(percentile([5, 1, 4, 2, 3], 50)).toBe(3);
+    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+  });
+
+  it('a median lies between the extremes, and percentiles grow with p', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1 }), fc.nat({ max: 100 }), fc.nat({ max: 100 }), (xs, p, q) => {
+        const m = median(xs);
+        expect(m).toBeGreaterThanOrEqual(Math.min(...xs));
+        expect(m).toBeLessThanOrEqual(Math.max(...xs));
+        expect(percentile(xs, Math.min(p, q))).toBeLessThanOrEqual(percentile(xs, Math.max(p, q)));
+      }),
+    );
+  });
+
+  it('names the side at its limit: the server first, then the generator', () => {
+    expect(bottleneck({ serverCpu: 0.97, generatorCpu: 0.95 })).toBe('server');
+    expect(bottleneck({ serverCpu: 0.6, generatorCpu: 0.93 })).toBe('generator');
+    expect(bottleneck({ serverCpu: 0.3, generatorCpu: 0.2 })).toBe('neither');
+  });
+});
+
+describe('case selection', () => {
+  const ctx = { stored: [0, 100], queues: 500 } as unknown as BenchContext;
+  const cases = benchCases(ctx);
+
+  it('picks a case by name and every size of a series by its name, in table order', () => {
+    expect(selectCases(cases, ['subscriptions', 'users-me']).map((c) => c.name)).toEqual(['users-me', 'subscriptions@0', 'subscriptions@100']);
+    expect(selectCases(cases, ['streams@100']).map((c) => c.name)).toEqual(['streams@100']);
+  });
+
+  it('refuses an unknown name, listing the names it knows', () => {
+    expect(() => selectCases(cases, ['users'])).toThrow(/unknown case "users" \(cases: users-me, narrow-50, .*streams, subscriptions, .*startup\)/);
+  });
+});
