@@ -16,6 +16,7 @@ import {
 import type { Channel } from '../../types/chat/channel.ts';
 import { ChatError } from './errors.ts';
 import { effect, type Effect } from './events.ts';
+import { countSentSince } from './messages/store.ts';
 import { groupSettingForApi } from './groups.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
@@ -57,17 +58,8 @@ function weeklyTraffic(engine: Engine, stream: StreamRecord): number | null {
   const now = nowSeconds(engine);
   const age = now - stream.date_created;
   if (age < 7 * DAY) return null;
-  const since = now - 28 * DAY;
-  let count = 0;
   const store = engine.state.messages;
-  const ids = store.byStream.get(stream.id) ?? [];
-  // Newest first, stopping at the first older message: ids grow with time, so this reads only
-  // the last four weeks instead of the channel's whole history on every GET /streams.
-  for (let i = ids.length - 1; i >= 0; i--) {
-    const m = store.messages[store.indexById.get(ids[i]!)!];
-    if (!m || m.timestamp < since) break;
-    count++;
-  }
+  const count = countSentSince(store, store.byStream.get(stream.id) ?? [], now - 28 * DAY);
   const weeks = Math.min(28 * DAY, age) / (7 * DAY);
   const perWeek = count / weeks;
   if (perWeek === 0) return 0;

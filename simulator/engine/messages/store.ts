@@ -299,6 +299,23 @@ export function flagNames(bits: number): string[] {
   return FLAG_ORDER.filter((f) => (bits & FLAG_BITS[f]) !== 0);
 }
 
+/**
+ * How many messages of an ascending id list were sent at `since` or later. A message is stamped
+ * with the clock when it is stored and ids only grow, so the list is in time order too (a move
+ * keeps it sorted by id) and a binary search finds the first recent one: the cost is the same
+ * for a channel of ten messages and one of a million.
+ */
+export function countSentSince(store: MessageStore, ids: readonly number[], since: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (getMessage(store, ids[mid]!)!.timestamp < since) lo = mid + 1;
+    else hi = mid;
+  }
+  return ids.length - lo;
+}
+
 /** First index in a sorted id list whose value is >= id. */
 export function lowerBound(ids: readonly number[], id: number): number {
   let lo = 0;
