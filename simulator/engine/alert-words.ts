@@ -59,11 +59,23 @@ export function removeAlertWords(engine: Engine, user: UserRecord, words: readon
   return alertWordsChanged(engine, user);
 }
 
-/** Zulip's realm automaton: each lower-cased word of an active user → the users who set it. */
+/** The word index of one state's alert words, and the lists it was built from (replaced on every change). */
+interface WordIndex {
+  built: Map<number, string[]>;
+  byWord: Map<string, Set<number>>;
+}
+/** Memoised per state: sends far outnumber alert-word changes, so the index is rebuilt only after one. */
+const indexes = new WeakMap<Map<number, string[]>, WordIndex>();
+
+/** Each lower-cased word → the users who set it (Zulip's realm automaton, before its active-user filter). */
 function realmAlertWords(engine: Engine): Map<string, Set<number>> {
+  const current = engine.state.alertWords;
+  const cached = indexes.get(current);
+  if (cached && cached.built.size === current.size && [...current].every(([id, words]) => cached.built.get(id) === words)) {
+    return cached.byWord;
+  }
   const byWord = new Map<string, Set<number>>();
-  for (const [userId, words] of engine.state.alertWords) {
-    if (!engine.state.users.get(userId)?.is_active) continue;
+  for (const [userId, words] of current) {
     for (const word of words) {
       const key = pythonLower(word);
       const users = byWord.get(key);
@@ -71,13 +83,17 @@ function realmAlertWords(engine: Engine): Map<string, Set<number>> {
       else byWord.set(key, new Set([userId]));
     }
   }
+  indexes.set(current, { built: new Map(current), byWord });
   return byWord;
 }
 
-/** The users whose alert words a message with this (normalized) content contains. */
+/** The active users whose alert words a message with this (normalized) content contains. */
 export function alertedUserIds(engine: Engine, content: string): ReadonlySet<number> {
   if (engine.state.alertWords.size === 0) return EMPTY;
-  return usersAlertedBy(content, realmAlertWords(engine), engine.state.realm.default_code_block_language);
+  const alerted = usersAlertedBy(content, realmAlertWords(engine), engine.state.realm.default_code_block_language);
+  // Zulip's automaton holds active users' words only.
+  for (const id of alerted) if (!engine.state.users.get(id)?.is_active) alerted.delete(id);
+  return alerted;
 }
 
 const EMPTY: ReadonlySet<number> = new Set();

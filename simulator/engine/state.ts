@@ -551,7 +551,10 @@ export interface State {
    * moves the row to the end, as Zulip replaces the row).
    */
   userTopics: Map<number, Map<string, UserTopicRecord>>;
-  /** User id → alert words as the user spelled them, oldest first (no two equal ignoring case). */
+  /**
+   * User id → alert words as the user spelled them, oldest first (no two equal ignoring case). A
+   * change replaces the user's list, never edits it in place: alert-words.ts memoises by identity.
+   */
   alertWords: Map<number, string[]>;
   /** User id → the users they muted → when (Unix seconds), oldest mute first. */
   mutedUsers: Map<number, Map<number, number>>;

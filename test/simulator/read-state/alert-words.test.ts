@@ -128,14 +128,29 @@ describe('has_alert_word', () => {
     expect(await idsIn(s, HAMLET, [{ operator: 'is', operand: 'alerted' }])).toEqual([yes, dm.body.id]);
   });
 
-  test('a word added later does not flag older messages; a removed word no longer flags new ones', async () => {
+  test('a word added later does not flag older messages but does new ones; a removed word no longer flags new ones', async () => {
     const s = stillSim();
     const before = await sendTo(s, OTHELLO, 'Denmark', 'plans', 'lunch at noon');
     await add(s, HAMLET, ['lunch']);
     expect(await flagsOf(s, HAMLET, before)).not.toContain('has_alert_word');
+    const flagged = await sendTo(s, OTHELLO, 'Denmark', 'plans', 'lunch at noon');
+    expect(await flagsOf(s, HAMLET, flagged)).toContain('has_alert_word');
+    await add(s, HAMLET, ['dinner']);
+    const newWord = await sendTo(s, OTHELLO, 'Denmark', 'plans', 'dinner at eight');
+    expect(await flagsOf(s, HAMLET, newWord)).toContain('has_alert_word');
     await remove(s, HAMLET, ['lunch']);
     const after = await sendTo(s, OTHELLO, 'Denmark', 'plans', 'lunch at noon');
     expect(await flagsOf(s, HAMLET, after)).not.toContain('has_alert_word');
+  });
+
+  test("a deactivated user's words come back with the account", async () => {
+    const s = stillSim();
+    await add(s, HAMLET, ['lunch']);
+    await call(s, 'DELETE', IAGO, '/users/10');
+    await call(s, 'POST', IAGO, '/users/10/reactivate');
+    expect(await list(s, HAMLET)).toEqual(['lunch']);
+    const id = await sendTo(s, OTHELLO, 'Denmark', 'plans', 'lunch at noon');
+    expect(await flagsOf(s, HAMLET, id)).toContain('has_alert_word');
   });
 
   test('editing the content decides the flag again, and update_message carries it', async () => {
