@@ -22,6 +22,7 @@ import {
 import { linkifiersForApi } from './linkifier-admin.ts';
 import { mutedUsersRegisterState } from './muted-users.ts';
 import { navigationViewsRegisterState } from './navigation-views.ts';
+import { realmPresence } from './presence.ts';
 import { realmEmojiDict } from './realm-emoji.ts';
 import { realmState } from './realm-state.ts';
 import { savedSnippetsRegisterState } from './saved-snippets.ts';
@@ -45,6 +46,8 @@ export interface StateContext {
   clientGravatar: boolean;
   includeSubscribers: boolean | 'partial';
   slimPresence: boolean;
+  /** How many days of presence history (null: the server's default). */
+  presenceHistoryLimitDays: number | null;
   capabilities: Capabilities;
   /** False for old mobile apps (by User-Agent): pronouns fields are shown as short text. */
   pronounsFieldTypeSupported: boolean;
@@ -72,9 +75,14 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['navigation_views', (c) => navigationViewsRegisterState(c.engine, c.user)],
   // No onboarding is simulated; a null video URL is Zulip's "navigation tour video disabled".
   ['onboarding_steps', () => ({ onboarding_steps: [], navigation_tour_video_url: null })],
+  // simplified_presence_events clients get the modern format too, as their events have it.
   [
     'presence',
-    (c) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: c.engine.deps.clock.now() }),
+    (c) =>
+      realmPresence(c.engine, {
+        slim: c.slimPresence || c.capabilities.simplified_presence_events,
+        historyLimitDays: c.presenceHistoryLimitDays,
+      }),
   ],
   ['realm', (c) => realmState(c.engine)],
   ['realm_bot', (c) => realmBotState(c.engine, c.user)],

@@ -5,6 +5,7 @@
  */
 import type { Engine } from './core.ts';
 import { hasRealmGroupPermission } from './groups.ts';
+import { OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from './presence.ts';
 import { realmSettingsState } from './realm-settings.ts';
 import { realmIconUrl } from './server-settings.ts';
 import type { GroupSettingValue, UserRecord } from './state.ts';
@@ -89,8 +90,8 @@ export function realmState(engine: Engine): Record<string, unknown> {
     max_file_upload_size_mib: 25,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
-    server_presence_ping_interval_seconds: 60,
-    server_presence_offline_threshold_seconds: 140,
+    server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECS,
+    server_presence_offline_threshold_seconds: OFFLINE_THRESHOLD_SECS,
     server_typing_started_expiry_period_milliseconds: 45_000,
     server_typing_stopped_wait_period_milliseconds: 12_000,
     server_typing_started_wait_period_milliseconds: 30_000,

@@ -25,13 +25,15 @@ export interface RegisterParams {
   narrow: readonly EventNarrowTerm[];
   queueLifespanSecs: number;
   slimPresence: boolean;
+  /** Days of presence history in the initial state (null: the server's default). */
+  presenceHistoryLimitDays: number | null;
   clientName: string;
   /** False for old mobile apps, which the route tells by their User-Agent (user-agent.ts). */
   pronounsFieldTypeSupported: boolean;
 }
 
 /** The register-style options a queue is created with (also by GET /events, §2.8). */
-export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterParams, 'fetchEventTypes' | 'includeSubscribers'>): QueueOptions {
+export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterParams, 'fetchEventTypes' | 'includeSubscribers' | 'presenceHistoryLimitDays'>): QueueOptions {
   const allPublicStreams = p.allPublicStreams ?? user.default_all_public_streams;
   if (allPublicStreams && isGuest(user)) throw ChatError.badRequest('User not authorized for this query');
   // A bot with a default events channel gets that channel when it asks for no narrow.
@@ -65,6 +67,7 @@ export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParam
     clientGravatar: options.clientGravatar,
     includeSubscribers: p.includeSubscribers,
     slimPresence: p.slimPresence,
+    presenceHistoryLimitDays: p.presenceHistoryLimitDays,
     capabilities: options.capabilities,
     pronounsFieldTypeSupported: p.pronounsFieldTypeSupported,
     want: (type) => wanted === null || wanted.has(type),

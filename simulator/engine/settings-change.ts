@@ -7,6 +7,7 @@
 import { activeUserIds, canSeeDeliveryEmail, isAdmin, userIdsWhoCanAccessUser, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
+import { presenceEnabledChanged } from './presence.ts';
 import { EMAIL_VISIBILITY, type UserRecord } from './state.ts';
 import { changeFullName, checkFullName, isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, userByDeliveryEmail } from './user-admin.ts';
 import { LANGUAGES, NOTIFICATION_SOUNDS, USER_SETTINGS, settingValue, type SettingSpec, type SettingValue } from './user-settings.ts';
@@ -137,6 +138,7 @@ function changeSetting(engine: Engine, user: UserRecord, spec: SettingSpec, valu
     events.push(effect({ type: 'realm_user', op: 'update', person: { email: user.email, user_id: user.id, timezone: value } }, userIdsWhoCanAccessUser(engine, user)));
   }
   if (spec.name === 'email_address_visibility') events.push(...emailVisibilityEvents(engine, user, viewersBefore, oldEmail));
+  if (spec.name === 'presence_enabled') events.push(...presenceEnabledChanged(engine, user));
   return events;
 }
 

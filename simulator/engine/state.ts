@@ -391,6 +391,17 @@ export interface UserStatusRecord {
   reaction_type: string;
 }
 
+/**
+ * A user's presence (Zulip's UserPresence row): when they were last active and last connected,
+ * Unix seconds (null: never, which the API shows as their date_joined), and the realm-wide
+ * sequence number of the row's last change.
+ */
+export interface PresenceRecord {
+  lastActiveTime: number | null;
+  lastConnectedTime: number | null;
+  lastUpdateId: number;
+}
+
 /** A named group of channels in the sidebar (Zulip's ChannelFolder). */
 export interface ChannelFolderRecord {
   id: number;
@@ -524,6 +535,8 @@ export interface State {
   botStorage: Map<number, Map<string, string>>;
   /** User id → status, for users who ever set one. */
   userStatuses: Map<number, UserStatusRecord>;
+  /** User id → presence, for humans who ever reported one (presence.ts). */
+  presences: Map<number, PresenceRecord>;
   /** Drafts by id (ascending: creation order). */
   drafts: Map<number, DraftRecord>;
   /** Saved snippets by id (ascending: creation order). */
@@ -575,6 +588,7 @@ export function emptyState(realm: Realm): State {
     messages: createMessageStore(),
     outbox: [],
     userStatuses: new Map(),
+    presences: new Map(),
     botStorage: new Map(),
     drafts: new Map(),
     savedSnippets: new Map(),

@@ -8,6 +8,7 @@ import { checkEmojiRequest, emojiDataForName } from './emoji/check.ts';
 import { normalizeReactionType } from './emoji/index.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
+import { presenceEnabledChanged } from './presence.ts';
 import type { UserRecord, UserStatusRecord } from './state.ts';
 import { accessUser } from './users.ts';
 
@@ -98,6 +99,7 @@ function applyStatusChange(engine: Engine, user: UserRecord, change: StatusChang
         [user.id],
       ),
     );
+    events.push(...presenceEnabledChanged(engine, user));
   }
   const record = { ...(engine.state.userStatuses.get(user.id) ?? EMPTY_STATUS) };
   const event: Record<string, unknown> & { type: string } = { type: 'user_status', user_id: user.id };

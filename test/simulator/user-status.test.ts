@@ -1,7 +1,7 @@
 /** User statuses (reference part 2 §4): set your own, an administrator sets another's, read one. */
 import { describe, expect, it } from 'vitest';
 import { userStatusRegisterState } from '../../simulator/engine/user-status.ts';
-import { ID, devFixture, sim, watchEvents } from './helpers.ts';
+import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;
 
@@ -103,6 +103,17 @@ describe('POST /users/me/status', () => {
     expect(events.map((e) => [e.event, e.users])).toEqual([
       [{ type: 'user_settings', op: 'update', property: 'presence_enabled', value: false }, [ID.hamlet]],
       [{ type: 'update_global_notifications', user: 'user10@zulip.testserver', notification_name: 'presence_enabled', setting: false }, [ID.hamlet]],
+      // Presence turned off: shown idle since long enough ago to read offline, to everyone.
+      [
+        {
+          type: 'presence',
+          user_id: ID.hamlet,
+          email: 'user10@zulip.testserver',
+          server_timestamp: NOW,
+          presence: { website: { client: 'website', status: 'idle', timestamp: NOW - 320, pushable: false } },
+        },
+        everyoneActive(s),
+      ],
       [{ type: 'user_status', user_id: ID.hamlet, away: true }, everyoneActive(s)],
     ]);
     expect(s.engine.state.users.get(ID.hamlet)!.presence_enabled).toBe(false);

@@ -75,8 +75,7 @@ const registerParams: ParamSpec[] = [
   // A plain string, not JSON: `true`, `false` or `partial`.
   { name: 'include_subscribers', type: 'string', default: 'false', oneOf: ['true', 'false', 'partial'] },
   { name: 'narrow', type: 'json', default: [], validate: eventNarrowOrNull },
-  // Accepted for clients that send it; presence history is not simulated.
-  { name: 'presence_history_limit_days', type: 'json', default: null, validate: nullableInt, documentationOnly: true },
+  { name: 'presence_history_limit_days', type: 'json', default: null, validate: nullableInt },
   { name: 'queue_lifespan_secs', type: 'int', default: 0 },
   { name: 'slim_presence', type: 'bool', default: false },
   { name: 'client', type: 'string' },
@@ -133,6 +132,7 @@ export const eventRoutes: Route[] = [
         narrow: p.narrow as EventNarrowTerm[],
         queueLifespanSecs: p.queue_lifespan_secs as number,
         slimPresence: p.slim_presence as boolean,
+        presenceHistoryLimitDays: p.presence_history_limit_days as number | null,
         clientName: requestClient(ctx),
         pronounsFieldTypeSupported: pronounsFieldTypeSupported(ctx.headers['user-agent']),
       });

@@ -17,6 +17,7 @@ import { messageFlagRoutes } from './message-flags.ts';
 import { messageRoutes } from './messages.ts';
 import { mutedUserRoutes } from './muted-users.ts';
 import { personalRoutes } from './personal.ts';
+import { presenceRoutes } from './presence.ts';
 import { pushRoutes } from './push.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
@@ -41,6 +42,7 @@ export const routes: readonly Route[] = [
   ...settingsRoutes,
   ...botRoutes,
   ...statusRoutes,
+  ...presenceRoutes,
   ...profileFieldRoutes,
   ...botStorageRoutes,
   ...videoCallRoutes,

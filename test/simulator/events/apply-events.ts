@@ -179,6 +179,22 @@ function applyFlags(state: State, event: Event): void {
   unread.mentions = unread.mentions.filter((id: number) => !read.has(id));
 }
 
+/**
+ * A presence event replaces the user's entry: the modern one as sent (simplified_presence_events),
+ * or the legacy one rebuilt from its one client (`aggregated` is that client without `pushable`).
+ * A slim_presence queue's events carry legacy data without the email, which cannot rebuild the
+ * modern entries its state holds (Zulip's own apply_event reads the database there).
+ */
+function applyPresence(state: State, event: Event): void {
+  if (event.presences) {
+    Object.assign(state.presences, event.presences);
+    return;
+  }
+  if (!('email' in event)) throw new Error('slim_presence events cannot update modern presence state');
+  const website = event.presence.website;
+  state.presences[event.email] = { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
+}
+
 /** Fold `events` (as GET /events returned them to user `me`) into `state`, in place. */
 export function applyEvents(state: State, events: Event[], me: number): void {
   for (const event of events) {
@@ -209,6 +225,9 @@ export function applyEvents(state: State, events: Event[], me: number): void {
         break;
       case 'muted_users':
         state.muted_users = event.muted_users;
+        break;
+      case 'presence':
+        applyPresence(state, event);
         break;
       case 'reaction':
       case 'heartbeat':
