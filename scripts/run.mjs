@@ -40,6 +40,7 @@ export const ENTRIES = {
   'bench-sim': 'scripts/bench/simulator.ts',
   'bench-serve': 'scripts/bench/serve.ts',
   'fuzz-catalog': 'scripts/fuzz/catalog.ts',
+  'fuzz-simulator': 'scripts/fuzz/simulator.ts',
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */

@@ -234,6 +234,11 @@ export interface DispatchOptions {
   secretsEqual?: SecretsEqual;
   /** How long a parked GET /events waits before its heartbeat, in ms (default 50 s). */
   longPollTimeoutMs?: () => number;
+  /**
+   * Told of every request that passed authentication and reached its route's handler, with the
+   * user it acts as (undefined: nobody). The fuzzer checks with it that only active users act.
+   */
+  onHandled?: (route: Route, user: UserRecord | undefined) => void;
 }
 
 /** What the HTTP server must know about a request before it reads the body. */
@@ -260,6 +265,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   const settings: DispatchSettings = {
     secretsEqual: options.secretsEqual ?? constantTimeEqual,
     longPollTimeoutMs: options.longPollTimeoutMs ?? (() => 50_000),
+    onHandled: options.onHandled,
   };
   const onUnexpected =
     options.onUnexpectedError ??
@@ -314,6 +320,7 @@ interface RouteTables {
 interface DispatchSettings {
   secretsEqual: SecretsEqual;
   longPollTimeoutMs: () => number;
+  onHandled: DispatchOptions['onHandled'];
 }
 
 async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, settings: DispatchSettings): Promise<RawResponse> {
@@ -360,6 +367,7 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
   const used = new Set<string>(['client']);
   const raw: RawParams = { path: matched.params, query, body, files: parsed.files };
   const params = decodeParams(route.params, raw, used);
+  settings.onHandled?.(route, user);
   const fields = await route.handler({
     engine,
     user,

@@ -1,0 +1,237 @@
+/**
+ * What must hold after every fuzzed request: of the answer (no 5xx, Zulip's envelope, nobody
+ * deactivated acting) and of the realm's state (references point at things that exist, indexes
+ * agree with what they index, message ids only grow). Each check returns problems as sentences;
+ * none is a pass.
+ */
+import type { Engine } from '../../simulator/engine/core.ts';
+import { FLAG_BITS, FLAG_SPACE, dmKey, topicKey } from '../../simulator/engine/messages/store.ts';
+import { ROLE, type GroupSettingValue } from '../../simulator/engine/state.ts';
+import type { RawResponse } from '../../simulator/http/dispatch.ts';
+import type { FuzzRequest } from './requests.ts';
+
+/** What a sequence remembers between requests. */
+export interface Tracker {
+  /** The largest message id ever stored in this sequence (deleted ones included). */
+  maxMessageId: number;
+  /** The ids stored after the previous request. */
+  stored: Set<number>;
+}
+
+export function startTracking(engine: Engine): Tracker {
+  const messages = engine.state.messages.messages;
+  return { maxMessageId: messages.length > 0 ? messages[messages.length - 1]!.id : 0, stored: new Set(messages.map((m) => m.id)) };
+}
+
+type Json = Record<string, unknown>;
+
+function parseJson(text: string): Json | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Routes that answer with files, HTML pages and redirects (Zulip's downloads), not the envelope. */
+const isDownload = (req: FuzzRequest) => /\/user_uploads\//.test(req.path);
+
+/** The answer's own invariants. */
+export function responseProblems(req: FuzzRequest, res: RawResponse, engine: Engine): string[] {
+  const problems: string[] = [];
+  // A 5xx says it all; its body is the server's last resort.
+  if (res.status >= 500) return [`answered ${res.status}`];
+  if (res.status < 100) problems.push(`status ${res.status} is no HTTP status`);
+  const method = req.method.toUpperCase();
+  const type = res.headers['content-type'] ?? '';
+  const json = parseJson(res.body);
+  if (method === 'HEAD') {
+    if (res.body !== '' || res.bytes?.length) problems.push('HEAD answered with a body');
+  } else if (res.status === 405) {
+    if (!json || json.result !== 'error' || json.msg !== 'Method Not Allowed' || !Array.isArray(json.allowed_methods)) {
+      problems.push(`405 without Zulip's body: ${res.body.slice(0, 200)}`);
+    }
+  } else if (type.startsWith('application/json')) {
+    if (!json) problems.push(`JSON content type but the body is not a JSON object: ${res.body.slice(0, 200)}`);
+    else if (res.status === 200) {
+      if (json.result !== 'success' || json.msg !== '') problems.push(`200 without result "success" and msg "": ${res.body.slice(0, 200)}`);
+    } else if (res.status >= 400) {
+      if (json.result !== 'error') problems.push(`error status ${res.status} without result "error"`);
+      if (typeof json.msg !== 'string' || json.msg === '') problems.push(`error without a msg: ${res.body.slice(0, 200)}`);
+      if (typeof json.code !== 'string' || !/^[A-Z_]+$/.test(json.code)) problems.push(`error without a code: ${res.body.slice(0, 200)}`);
+    } else problems.push(`JSON answer with status ${res.status}`);
+  } else if (!(method === 'OPTIONS' && res.status === 204) && !(res.status === 302 && res.headers.location) && !isDownload(req)) {
+    problems.push(`a ${res.status} that is not Zulip's JSON envelope (content type "${type}")`);
+  }
+  if (json && res.status === 200) problems.push(...bodyProblems(json, engine));
+  return problems;
+}
+
+/** Invariants of success bodies that cost nothing to check. */
+function bodyProblems(body: Json, engine: Engine): string[] {
+  const problems: string[] = [];
+  // Logins hand out keys of active accounts only.
+  if (typeof body.api_key === 'string') {
+    const id = engine.state.usersByApiKey.get(body.api_key);
+    const user = id === undefined ? undefined : engine.state.users.get(id);
+    if (user && !user.is_active) problems.push(`handed out the API key of deactivated ${user.delivery_email}`);
+  }
+  if (Array.isArray(body.messages)) {
+    const ids = (body.messages as Json[]).map((m) => m.id as number);
+    for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) problems.push(`messages not in ascending id order: ${ids.join(',')}`);
+  }
+  const unread = body.unread_msgs as Json | undefined;
+  if (unread && typeof unread === 'object') {
+    const listed = ['pms', 'streams', 'huddles'].flatMap((k) => ((unread[k] as Json[] | undefined) ?? []).flatMap((e) => (e.unread_message_ids as number[]) ?? []));
+    for (const id of listed) {
+      if (!engine.state.messages.indexById.has(id)) problems.push(`unread_msgs lists message ${id}, which does not exist`);
+    }
+    if (new Set(listed).size !== listed.length) problems.push('unread_msgs lists a message twice');
+  }
+  return problems;
+}
+
+function groupSettingProblems(engine: Engine, where: string, value: GroupSettingValue): string[] {
+  const { users, userGroups } = engine.state;
+  if (typeof value === 'number') return userGroups.has(value) ? [] : [`${where} names group ${value}, which does not exist`];
+  const problems: string[] = [];
+  for (const id of value.direct_members) if (!users.has(id)) problems.push(`${where} names user ${id}, who does not exist`);
+  for (const id of value.direct_subgroups) if (!userGroups.has(id)) problems.push(`${where} names group ${id}, which does not exist`);
+  return problems;
+}
+
+const ROLE_GROUPS: Record<number, string> = {
+  [ROLE.owner]: 'role:owners',
+  [ROLE.administrator]: 'role:administrators',
+  [ROLE.moderator]: 'role:moderators',
+  [ROLE.member]: 'role:members',
+  [ROLE.guest]: 'role:everyone',
+};
+
+/** The realm's invariants; cheap enough for every request on a realm of dev-fixture size. */
+export function stateProblems(engine: Engine, tracker: Tracker): string[] {
+  const problems: string[] = [];
+  const s = engine.state;
+
+  // Users and the indexes that find them.
+  for (const [key, id] of s.usersByApiKey) {
+    if (s.users.get(id)?.api_key !== key) problems.push(`API key index: a stale key still names user ${id}`);
+  }
+  for (const [email, id] of s.usersByEmail) {
+    const u = s.users.get(id);
+    if (!u || (u.email.toLowerCase() !== email && u.delivery_email.toLowerCase() !== email)) problems.push(`email index: ${email} names user ${id}, who has another address`);
+  }
+  for (const u of s.users.values()) {
+    if (s.usersByApiKey.get(u.api_key) !== u.id) problems.push(`user ${u.id}'s API key does not find them`);
+    if (s.usersByEmail.get(u.delivery_email.toLowerCase()) !== u.id) problems.push(`user ${u.id}'s email ${u.delivery_email} does not find them`);
+    if (u.is_bot && u.is_active && u.bot_owner_id !== null && s.users.get(u.bot_owner_id)?.is_active === false) {
+      problems.push(`active bot ${u.id} belongs to deactivated user ${u.bot_owner_id}`);
+    }
+  }
+
+  // Channels and subscriptions.
+  for (const [name, id] of s.streamsByName) {
+    if (s.streams.get(id)?.name.toLowerCase() !== name) problems.push(`channel name index: "${name}" names channel ${id}, which has another name`);
+  }
+  for (const c of s.streams.values()) {
+    if (s.streamsByName.get(c.name.toLowerCase()) !== c.id) problems.push(`channel ${c.id} "${c.name}" is not found by its name`);
+    for (const [setting, value] of Object.entries(c.groups)) problems.push(...groupSettingProblems(engine, `channel ${c.id}'s ${setting}`, value));
+  }
+  for (const [streamId, subs] of s.subscriptions) {
+    for (const [userId, sub] of subs) {
+      if (!sub.active) continue;
+      if (!s.streams.has(streamId)) problems.push(`user ${userId} is subscribed to channel ${streamId}, which does not exist`);
+      if (!s.users.has(userId)) problems.push(`channel ${streamId} has subscriber ${userId}, who does not exist`);
+    }
+  }
+
+  // Groups: members and subgroups exist, role groups follow roles, settings name real groups.
+  for (const g of s.userGroups.values()) {
+    for (const id of g.members) if (!s.users.has(id)) problems.push(`group ${g.id} has member ${id}, who does not exist`);
+    for (const id of g.subgroups) if (!s.userGroups.has(id)) problems.push(`group ${g.id} has subgroup ${id}, which does not exist`);
+    if (g.subgroups.has(g.id)) problems.push(`group ${g.id} contains itself`);
+    for (const [setting, value] of Object.entries(g.settings)) problems.push(...groupSettingProblems(engine, `group ${g.id}'s ${setting}`, value));
+  }
+  for (const u of s.users.values()) {
+    if (u.is_system_bot) continue;
+    for (const [role, name] of Object.entries(ROLE_GROUPS)) {
+      const member = s.userGroups.get(s.realm.system_groups[name]!)?.members.has(u.id) ?? false;
+      if (member !== (u.role === Number(role))) problems.push(`user ${u.id} (role ${u.role}) ${member ? 'is' : 'is not'} a direct member of ${name}`);
+    }
+  }
+
+  // Messages: ids grow, never come back, and every index agrees with the messages.
+  const store = s.messages;
+  let previous = 0;
+  for (const [i, m] of store.messages.entries()) {
+    if (m.id <= previous) problems.push(`message ${m.id} stored after message ${previous}`);
+    previous = m.id;
+    if (store.indexById.get(m.id) !== i) problems.push(`message ${m.id} is not at its indexed position`);
+    if (!s.users.has(m.senderId)) problems.push(`message ${m.id}'s sender ${m.senderId} does not exist`);
+    if (m.streamId !== null && !s.streams.has(m.streamId)) problems.push(`message ${m.id} is in channel ${m.streamId}, which does not exist`);
+    let lastUser = -1;
+    for (const row of m.userFlags) {
+      const userId = Math.floor(row / FLAG_SPACE);
+      if (userId <= lastUser) problems.push(`message ${m.id} has unsorted or repeated user rows`);
+      lastUser = userId;
+      if (!s.users.has(userId)) problems.push(`message ${m.id} has a row for user ${userId}, who does not exist`);
+      if ((row % FLAG_SPACE) >= FLAG_BITS.historical * 2) problems.push(`message ${m.id} has unknown flag bits for user ${userId}`);
+    }
+  }
+  if (store.indexById.size !== store.messages.length) problems.push(`the id index holds ${store.indexById.size} messages, the store ${store.messages.length}`);
+  // A message that was not there before has an id above every id this sequence has seen.
+  let max = tracker.maxMessageId;
+  let added = 0;
+  for (const m of store.messages) {
+    if (tracker.stored.has(m.id)) continue;
+    added++;
+    if (m.id <= tracker.maxMessageId) problems.push(`new message ${m.id} does not have an id above ${tracker.maxMessageId}, the largest so far`);
+    max = Math.max(max, m.id);
+  }
+  tracker.maxMessageId = max;
+  if (added > 0 || store.messages.length !== tracker.stored.size) tracker.stored = new Set(store.messages.map((m) => m.id));
+  if ((s.counters.message ?? 0) < tracker.maxMessageId) problems.push(`the message counter ${s.counters.message} is below message ${tracker.maxMessageId}`);
+  problems.push(...indexProblems(engine));
+  return problems;
+}
+
+/** Each narrow index holds exactly the ids of the messages it describes, ascending. */
+function indexProblems(engine: Engine): string[] {
+  const store = engine.state.messages;
+  const expected = {
+    byStream: new Map<number, number[]>(),
+    byTopic: new Map<string, number[]>(),
+    byDmKey: new Map<string, number[]>(),
+    byUser: new Map<number, number[]>(),
+  };
+  const add = <K>(map: Map<K, number[]>, key: K, id: number) => {
+    const list = map.get(key);
+    if (list) list.push(id);
+    else map.set(key, [id]);
+  };
+  for (const m of store.messages) {
+    if (m.streamId !== null) {
+      add(expected.byStream, m.streamId, m.id);
+      add(expected.byTopic, `${m.streamId}\u0000${topicKey(m.topic)}`, m.id);
+    } else if (m.dmUserIds) add(expected.byDmKey, dmKey(m.dmUserIds), m.id);
+    for (const row of m.userFlags) add(expected.byUser, Math.floor(row / FLAG_SPACE), m.id);
+  }
+  const actualTopics = new Map<string, number[]>();
+  for (const [streamId, topics] of store.byTopic) for (const [key, ids] of topics) actualTopics.set(`${streamId}\u0000${key}`, ids);
+  const problems: string[] = [];
+  const compare = <K>(name: string, want: Map<K, number[]>, have: Map<K, number[]>) => {
+    for (const key of new Set([...want.keys(), ...have.keys()])) {
+      const a = want.get(key) ?? [];
+      const b = have.get(key) ?? [];
+      if (a.length !== b.length || a.some((id, i) => id !== b[i])) {
+        problems.push(`index ${name} for ${String(key).replace('\u0000', '/')} holds [${b.join(',')}], the messages say [${a.join(',')}]`);
+      }
+    }
+  };
+  compare('byStream', expected.byStream, store.byStream);
+  compare('byTopic', expected.byTopic, actualTopics);
+  compare('byDmKey', expected.byDmKey, store.byDmKey);
+  compare('byUser', expected.byUser, store.byUser);
+  return problems;
+}

@@ -1,0 +1,122 @@
+/**
+ * Running a fuzzed sequence: a fresh realm, each request sent (in process or over HTTP), every
+ * invariant checked after every request. The first request that breaks one ends the sequence
+ * and is reported with what it broke.
+ */
+import { serialize } from 'node:v8';
+import type { Engine } from '../../simulator/engine/core.ts';
+import type { RawResponse } from '../../simulator/http/dispatch.ts';
+import { responseProblems, startTracking, stateProblems } from './invariants.ts';
+import type { FuzzRequest } from './requests.ts';
+import { describeRequest, toRawRequest } from './wire.ts';
+import type { World } from './world.ts';
+
+export interface Sequence {
+  /** Through a real HTTP server instead of the in-process dispatch. */
+  http: boolean;
+  /** Also check that every refused request left the realm exactly as it was (costs a state copy per request). */
+  audit: boolean;
+  requests: FuzzRequest[];
+}
+
+export interface Failure {
+  /** Which request of the sequence (0-based). */
+  index: number;
+  request: FuzzRequest;
+  status: number | undefined;
+  body: string;
+  problems: string[];
+  /** The stack of the exception behind a 500, if any. */
+  stack?: string;
+}
+
+export interface SequenceResult {
+  /** Requests sent (up to and including a failing one). */
+  sent: number;
+  failure?: Failure;
+}
+
+/** A request that takes longer than this has stalled. */
+export const STALL_MS = 10_000;
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | 'stalled'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'stalled'>((resolve) => {
+    timer = setTimeout(() => resolve('stalled'), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const stateBytes = (engine: Engine) => serialize(engine.state);
+
+/** What the campaign counts: how often each route's handler ran, and succeeded, and each status. */
+export interface Coverage {
+  /** `METHOD /path` of the route → [handler ran, answered 2xx]. */
+  routes: Map<string, [number, number]>;
+  statuses: Map<number, number>;
+}
+
+export function emptyCoverage(): Coverage {
+  return { routes: new Map(), statuses: new Map() };
+}
+
+export async function runSequence(world: World, sequence: Sequence, coverage?: Coverage): Promise<SequenceResult> {
+  const engine = world.fresh();
+  const tracker = startTracking(engine);
+  let sent = 0;
+  for (const [index, request] of sequence.requests.entries()) {
+    const actorId = world.actorUserId(request.actor);
+    const actor = actorId === undefined ? undefined : engine.state.users.get(actorId);
+    const actorDeactivated = actor !== undefined && !actor.is_active;
+    const before = sequence.audit || actorDeactivated ? stateBytes(engine) : undefined;
+    const raw = toRawRequest(world, request);
+    sent++;
+    let answer;
+    try {
+      answer = await withDeadline(sequence.http ? world.sendHttp(raw) : world.send(raw), STALL_MS);
+    } catch (error) {
+      return { sent, failure: { index, request, status: undefined, body: '', problems: [`the request failed: ${(error as Error).message}`], stack: (error as Error).stack } };
+    }
+    if (answer === 'stalled') {
+      return { sent, failure: { index, request, status: undefined, body: '', problems: [`no answer within ${STALL_MS / 1000} s`] } };
+    }
+    const { response, unexpected, handled } = answer;
+    if (coverage) {
+      coverage.statuses.set(response.status, (coverage.statuses.get(response.status) ?? 0) + 1);
+      if (handled) {
+        const key = `${handled.route.method} ${handled.route.path}`;
+        const counts = coverage.routes.get(key) ?? [0, 0];
+        counts[0]++;
+        if (response.status < 300) counts[1]++;
+        coverage.routes.set(key, counts);
+      }
+    }
+    const problems = responseProblems(request, response, engine);
+    if (handled?.user && (!handled.user.is_active || handled.user.is_system_bot)) {
+      problems.push(`${handled.route.method} ${handled.route.path} ran for ${handled.user.delivery_email}, who is ${handled.user.is_active ? 'a system bot' : 'deactivated'}`);
+    }
+    if (before !== undefined && (response.status >= 400 || actorDeactivated) && !before.equals(stateBytes(engine))) {
+      problems.push(actorDeactivated ? "a deactivated account's request changed the realm" : `a refused request (${response.status}) changed the realm`);
+    }
+    problems.push(...stateProblems(engine, tracker));
+    if (problems.length > 0) {
+      const stack = unexpected instanceof Error ? unexpected.stack : unexpected === undefined ? undefined : String(unexpected);
+      return { sent, failure: { index, request, status: response.status, body: bodyText(response), problems, stack } };
+    }
+  }
+  return { sent };
+}
+
+function bodyText(res: RawResponse): string {
+  return res.bytes ? `(${res.bytes.length} bytes)` : res.body.slice(0, 500);
+}
+
+/** A failure as the lines a person reads to reproduce it by hand. */
+export function describeFailure(sequence: Sequence, failure: Failure): string {
+  const lines = [`Through ${sequence.http ? 'HTTP' : 'the in-process dispatch'}, on a fresh dev realm (Prospero deactivated, a deactivated bot of Othello's):`];
+  sequence.requests.slice(0, failure.index + 1).forEach((r, i) => lines.push(`  ${i + 1}. ${describeRequest(r)}`));
+  lines.push(`Request ${failure.index + 1} answered ${failure.status ?? '(nothing)'} ${failure.body.trim()}`);
+  for (const p of failure.problems) lines.push(`  broke: ${p}`);
+  if (failure.stack) lines.push(`  thrown: ${failure.stack.split('\n').slice(0, 6).join('\n    ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,89 @@
+/**
+ * `npm run fuzz -- --runs N --seed S`: the simulator's fuzzer (scripts/chat-fuzz/) for as long as
+ * asked. Prints how many requests it sent, how fast, which routes it reached, and every distinct
+ * failure with its minimal request sequence and the command that replays it; exits 1 if any.
+ */
+import { parseCli, positiveOf, usageError } from '../cli/args.ts';
+import { runCampaign } from '../chat-fuzz/campaign.ts';
+import { createWorld } from '../chat-fuzz/world.ts';
+
+const USAGE = `Usage: npm run fuzz -- [--runs N | --requests N] [--seed S] [options]
+
+Sends random request sequences, generated from the route table, to the simulator: every route,
+as every kind of user (and the deactivated, and bad credentials), with parameters missing, extra,
+mistyped, oversized or malformed, broken encodings, mutated methods and paths. After every request
+it checks the answer (below 500, Zulip's envelope) and the realm (subscriptions, groups and
+messages point at what exists, indexes agree, message ids only grow, nobody deactivated acts).
+
+  --runs N          sequences to run (default 1000; each is 1 to --max-length requests)
+  --requests N      instead, run until N requests have been sent
+  --seed S          fast-check seed (default: random; printed, so a failure can be replayed)
+  --path P          replay one failure: the --seed and --path its report prints
+  --max-length N    most requests in one sequence (default 12)
+  --http-share X    share of sequences sent over real HTTP sockets (default 0.02)
+  --audit-share X   share of sequences that also check that refused requests change nothing (default 0.1)
+  --max-failures N  stop after N distinct failures (default 10)
+  -h, --help        this text`;
+
+const values = parseCli(USAGE, {
+  runs: { type: 'string', default: '1000' },
+  requests: { type: 'string' },
+  seed: { type: 'string' },
+  path: { type: 'string' },
+  'max-length': { type: 'string', default: '12' },
+  'http-share': { type: 'string', default: '0.02' },
+  'audit-share': { type: 'string', default: '0.1' },
+  'max-failures': { type: 'string', default: '10' },
+});
+
+const integer = (flag: string, value: string) => {
+  const n = positiveOf(flag, value, USAGE);
+  if (!Number.isInteger(n)) usageError(`${flag} must be a whole number, got "${value}"`, USAGE);
+  return n;
+};
+const share = (flag: string, value: string) => {
+  const x = Number(value);
+  if (value.trim() === '' || !(x >= 0 && x <= 1)) usageError(`${flag} must be a number from 0 to 1, got "${value}"`, USAGE);
+  return x;
+};
+const seed = values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed);
+if (!Number.isInteger(seed)) usageError(`--seed must be an integer, got ${values.seed}`, USAGE);
+if (values.path !== undefined && !/^\d+(:\d+)*$/.test(values.path)) usageError(`--path must look like 12:0:3, got "${values.path}"`, USAGE);
+
+const world = await createWorld();
+const rate = (requests: number, ms: number) => Math.round(requests / Math.max(ms / 1000, 0.001));
+let lastPrint = 0;
+// Anything that escapes a request (a rejection nobody awaited) is a failure too.
+let escaped = 0;
+process.on('unhandledRejection', (reason) => {
+  escaped++;
+  console.error('Unhandled rejection:', reason);
+});
+const result = await runCampaign(world, {
+  runs: integer('--runs', values.runs),
+  requests: values.requests === undefined ? undefined : integer('--requests', values.requests),
+  seed,
+  path: values.path,
+  maxLength: integer('--max-length', values['max-length']),
+  httpShare: share('--http-share', values['http-share']),
+  auditShare: share('--audit-share', values['audit-share']),
+  maxFailures: integer('--max-failures', values['max-failures']),
+  onProgress: (p) => {
+    if (p.elapsedMs - lastPrint < 10_000) return;
+    lastPrint = p.elapsedMs;
+    console.log(`  ${p.requests} requests, ${p.sequences} sequences, ${rate(p.requests, p.elapsedMs)}/s, ${p.failures} failing sequence(s), ${Math.round(p.elapsedMs / 1000)} s`);
+  },
+});
+await world.close();
+
+const reached = world.routes.filter((r) => (result.coverage.routes.get(`${r.method} ${r.path}`)?.[0] ?? 0) > 0).length;
+const succeeded = world.routes.filter((r) => (result.coverage.routes.get(`${r.method} ${r.path}`)?.[1] ?? 0) > 0).length;
+const statuses = [...result.coverage.statuses].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}×${n}`).join(' ');
+console.log(`${result.requests} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (${rate(result.requests, result.elapsedMs)}/s), ${result.sequences} sequences, seed ${seed}`);
+console.log(`Routes: ${reached} of ${world.routes.length} reached their handler, ${succeeded} answered success. Statuses: ${statuses}`);
+for (const f of result.found) {
+  console.error(`\nFAILURE: ${f.signature}\n${f.report}\nReplay: npm run fuzz -- --seed ${f.replay.seed} --path ${f.replay.path}`);
+}
+const failures = result.found.length + escaped;
+console.log(`${failures} failure(s)`);
+if (failures > 0) process.exitCode = 1;
