@@ -8,7 +8,15 @@ import type { Engine } from './core.ts';
 import type { UserRecord } from './state.ts';
 import { codePointLength } from './text.ts';
 
-function storeOf(engine: Engine, bot: UserRecord): Map<string, string> {
+const NOTHING_STORED: ReadonlyMap<string, string> = new Map();
+
+/** What the bot has stored; reading a bot that never stored anything leaves no trace in the state. */
+function storeOf(engine: Engine, bot: UserRecord): ReadonlyMap<string, string> {
+  return engine.state.botStorage.get(bot.id) ?? NOTHING_STORED;
+}
+
+/** The bot's store to write into, made on its first write. */
+function writableStoreOf(engine: Engine, bot: UserRecord): Map<string, string> {
   let store = engine.state.botStorage.get(bot.id);
   if (!store) {
     store = new Map();
@@ -18,7 +26,7 @@ function storeOf(engine: Engine, bot: UserRecord): Map<string, string> {
 }
 
 /** The keys a request means: those listed, or every stored key when none are (Zulip's `keys or all`). */
-function keysMeant(store: Map<string, string>, keys: string[] | undefined): string[] {
+function keysMeant(store: ReadonlyMap<string, string>, keys: string[] | undefined): string[] {
   return keys && keys.length > 0 ? keys : [...store.keys()];
 }
 
@@ -50,7 +58,8 @@ export function putBotStorage(engine: Engine, bot: UserRecord, entries: Record<s
   if (size > limit) {
     throw ChatError.badRequest(`Request exceeds storage limit by ${size - limit} characters. The limit is ${limit} characters.`);
   }
-  for (const [key, value] of Object.entries(entries)) store.set(key, value);
+  const writable = writableStoreOf(engine, bot);
+  for (const [key, value] of Object.entries(entries)) writable.set(key, value);
   return outcome({});
 }
 
@@ -63,6 +72,8 @@ export function removeBotStorage(engine: Engine, bot: UserRecord, keys: string[]
   const wanted = keysMeant(store, keys);
   const found = new Set(wanted.filter((key) => store.has(key)));
   if (found.size < wanted.length) throw ChatError.badRequest('Key does not exist.');
-  for (const key of found) store.delete(key);
+  if (found.size === 0) return outcome({});
+  const writable = writableStoreOf(engine, bot);
+  for (const key of found) writable.delete(key);
   return outcome({});
 }

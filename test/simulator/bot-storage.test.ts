@@ -82,6 +82,18 @@ describe('bot storage', () => {
     expect((await put(s, { 'another big entry': 'x'.repeat(60) }, ID.outgoingBot)).status).toBe(200);
   });
 
+  it('reads, and writes refused, leave the state as it was (a bot that never stored anything gets no empty store)', async () => {
+    const fixture = devFixture();
+    fixture.realm.bot_storage_size_limit = 10;
+    const s = sim({ fixture });
+    const before = JSON.stringify(s.snapshot());
+    expect((await get(s)).body.storage).toEqual({});
+    expect((await get(s, ['missing'])).body).toEqual(error('Key does not exist.'));
+    expect((await remove(s, ['missing'])).body).toEqual(error('Key does not exist.'));
+    expect((await put(s, { key: 'a value too long' })).status).toBe(400);
+    expect(JSON.stringify(s.snapshot())).toBe(before);
+  });
+
   const malformed: [string, () => Promise<{ status: number; body: unknown }>, string][] = [
     ['a storage that is not an object', () => put(sim(), ['a']), 'storage is not a dict'],
     ['a non-string value', () => put(sim(), { foo: [1, 2, 3] }), 'storage["foo"] is not a string'],
