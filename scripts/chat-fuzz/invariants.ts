@@ -6,8 +6,9 @@
  */
 import type { Engine } from '../../simulator/engine/core.ts';
 import { FLAG_BITS, FLAG_SPACE, dmKey, topicKey } from '../../simulator/engine/messages/store.ts';
-import { ROLE, type GroupSettingValue } from '../../simulator/engine/state.ts';
-import type { RawResponse } from '../../simulator/http/dispatch.ts';
+import { REALM_GROUP_SETTINGS, ROLE, type GroupSettingValue } from '../../simulator/engine/state.ts';
+import { decodePath, type RawResponse } from '../../simulator/http/dispatch.ts';
+import type { Route } from '../../simulator/http/route.ts';
 import type { FuzzRequest } from './requests.ts';
 
 /** What a sequence remembers between requests. */
@@ -35,10 +36,12 @@ function parseJson(text: string): Json | undefined {
 }
 
 /** Routes that answer with files, HTML pages and redirects (Zulip's downloads), not the envelope. */
-const isDownload = (req: FuzzRequest) => /\/user_uploads\//.test(req.path);
+const isDownload = (req: FuzzRequest) => /\/user_uploads\//.test(decodePath(req.path));
 
-/** The answer's own invariants. */
-export function responseProblems(req: FuzzRequest, res: RawResponse, engine: Engine): string[] {
+/**
+ * The answer's own invariants. `handledBy`: the route whose handler answered, if one did.
+ */
+export function responseProblems(req: FuzzRequest, res: RawResponse, engine: Engine, handledBy?: Route, userId?: number): string[] {
   const problems: string[] = [];
   // A 5xx says it all; its body is the server's last resort.
   if (res.status >= 500) return [`answered ${res.status}`];
@@ -64,41 +67,77 @@ export function responseProblems(req: FuzzRequest, res: RawResponse, engine: Eng
   } else if (!(method === 'OPTIONS' && res.status === 204) && !(res.status === 302 && res.headers.location) && !isDownload(req)) {
     problems.push(`a ${res.status} that is not Zulip's JSON envelope (content type "${type}")`);
   }
-  if (json && res.status === 200) problems.push(...bodyProblems(json, engine));
+  if (json && res.status === 200) problems.push(...bodyProblems(json, engine, handledBy, userId));
   return problems;
 }
 
 /** Invariants of success bodies that cost nothing to check. */
-function bodyProblems(body: Json, engine: Engine): string[] {
+function bodyProblems(body: Json, engine: Engine, handledBy: Route | undefined, userId: number | undefined): string[] {
   const problems: string[] = [];
-  // Logins hand out keys of active accounts only.
-  if (typeof body.api_key === 'string') {
+  // A parameter the route declares (and reads wherever it is sent) is never reported as ignored.
+  if (handledBy && Array.isArray(body.ignored_parameters_unsupported)) {
+    const declared = new Set(handledBy.params.filter((p) => p.in === undefined).flatMap((p) => [p.name, ...(p.aliases ?? [])]));
+    const wrong = (body.ignored_parameters_unsupported as string[]).filter((name) => declared.has(name));
+    if (wrong.length > 0) problems.push(`ignored_parameters_unsupported lists ${wrong.join(', ')}, which ${handledBy.method} ${handledBy.path} declares`);
+  }
+  // Logins (the routes that need no credentials) hand out keys of active accounts only; an
+  // administrator may still regenerate a deactivated bot's key, as in Zulip.
+  const login = handledBy?.auth === 'none' || handledBy?.auth === 'dev';
+  if (login && typeof body.api_key === 'string') {
     const id = engine.state.usersByApiKey.get(body.api_key);
     const user = id === undefined ? undefined : engine.state.users.get(id);
     if (user && !user.is_active) problems.push(`handed out the API key of deactivated ${user.delivery_email}`);
   }
-  if (Array.isArray(body.messages)) {
+  // Message objects (GET /messages), not the bare ids of POST /messages/flags.
+  if (Array.isArray(body.messages) && body.messages.every((m) => typeof m === 'object' && m !== null)) {
     const ids = (body.messages as Json[]).map((m) => m.id as number);
     for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) problems.push(`messages not in ascending id order: ${ids.join(',')}`);
   }
   const unread = body.unread_msgs as Json | undefined;
   if (unread && typeof unread === 'object') {
     const listed = ['pms', 'streams', 'huddles'].flatMap((k) => ((unread[k] as Json[] | undefined) ?? []).flatMap((e) => (e.unread_message_ids as number[]) ?? []));
+    const store = engine.state.messages;
     for (const id of listed) {
-      if (!engine.state.messages.indexById.has(id)) problems.push(`unread_msgs lists message ${id}, which does not exist`);
+      const m = store.messages[store.indexById.get(id) ?? -1];
+      if (!m) problems.push(`unread_msgs lists message ${id}, which does not exist`);
+      else if (userId !== undefined) {
+        const row = m.userFlags.find((r) => Math.floor(r / FLAG_SPACE) === userId);
+        if (row === undefined || (row % FLAG_SPACE) & FLAG_BITS.read) problems.push(`unread_msgs lists message ${id}, which user ${userId} ${row === undefined ? 'did not receive' : 'has read'}`);
+      }
     }
     if (new Set(listed).size !== listed.length) problems.push('unread_msgs lists a message twice');
   }
   return problems;
 }
 
+/** A group setting names existing users and existing groups that are not deactivated (Zulip refuses both). */
 function groupSettingProblems(engine: Engine, where: string, value: GroupSettingValue): string[] {
   const { users, userGroups } = engine.state;
-  if (typeof value === 'number') return userGroups.has(value) ? [] : [`${where} names group ${value}, which does not exist`];
+  const groupProblem = (id: number) => {
+    const g = userGroups.get(id);
+    return !g ? [`${where} names group ${id}, which does not exist`] : g.deactivated ? [`${where} names group ${id}, which is deactivated`] : [];
+  };
+  if (typeof value === 'number') return groupProblem(value);
   const problems: string[] = [];
   for (const id of value.direct_members) if (!users.has(id)) problems.push(`${where} names user ${id}, who does not exist`);
-  for (const id of value.direct_subgroups) if (!userGroups.has(id)) problems.push(`${where} names group ${id}, which does not exist`);
+  for (const id of value.direct_subgroups) problems.push(...groupProblem(id));
   return problems;
+}
+
+/** The group that reaches itself through subgroups, if any (Zulip refuses a circle). */
+function groupInACircle(engine: Engine): number | undefined {
+  const groups = engine.state.userGroups;
+  const state = new Map<number, 'open' | 'done'>();
+  const visit = (id: number): boolean => {
+    if (state.get(id) === 'done') return false;
+    if (state.get(id) === 'open') return true;
+    state.set(id, 'open');
+    for (const sub of groups.get(id)?.subgroups ?? []) if (visit(sub)) return true;
+    state.set(id, 'done');
+    return false;
+  };
+  for (const id of groups.keys()) if (visit(id)) return id;
+  return undefined;
 }
 
 const ROLE_GROUPS: Record<number, string> = {
@@ -124,7 +163,9 @@ export function stateProblems(engine: Engine, tracker: Tracker): string[] {
   }
   for (const u of s.users.values()) {
     if (s.usersByApiKey.get(u.api_key) !== u.id) problems.push(`user ${u.id}'s API key does not find them`);
-    if (s.usersByEmail.get(u.delivery_email.toLowerCase()) !== u.id) problems.push(`user ${u.id}'s email ${u.delivery_email} does not find them`);
+    // System bots live in another realm upstream: a user of this one may take one's address.
+    const holder = s.users.get(s.usersByEmail.get(u.delivery_email.toLowerCase()) ?? -1);
+    if (holder !== u && !(u.is_system_bot && holder && !holder.is_system_bot)) problems.push(`user ${u.id}'s email ${u.delivery_email} does not find them`);
     if (u.is_bot && u.is_active && u.bot_owner_id !== null && s.users.get(u.bot_owner_id)?.is_active === false) {
       problems.push(`active bot ${u.id} belongs to deactivated user ${u.bot_owner_id}`);
     }
@@ -150,15 +191,50 @@ export function stateProblems(engine: Engine, tracker: Tracker): string[] {
   for (const g of s.userGroups.values()) {
     for (const id of g.members) if (!s.users.has(id)) problems.push(`group ${g.id} has member ${id}, who does not exist`);
     for (const id of g.subgroups) if (!s.userGroups.has(id)) problems.push(`group ${g.id} has subgroup ${id}, which does not exist`);
-    if (g.subgroups.has(g.id)) problems.push(`group ${g.id} contains itself`);
     for (const [setting, value] of Object.entries(g.settings)) problems.push(...groupSettingProblems(engine, `group ${g.id}'s ${setting}`, value));
   }
+  const circle = groupInACircle(engine);
+  if (circle !== undefined) problems.push(`group ${circle} reaches itself through its subgroups`);
   for (const u of s.users.values()) {
     if (u.is_system_bot) continue;
     for (const [role, name] of Object.entries(ROLE_GROUPS)) {
       const member = s.userGroups.get(s.realm.system_groups[name]!)?.members.has(u.id) ?? false;
       if (member !== (u.role === Number(role))) problems.push(`user ${u.id} (role ${u.role}) ${member ? 'is' : 'is not'} a direct member of ${name}`);
     }
+  }
+
+  // Ids are never handed out twice: every counter is at or above the ids it made.
+  for (const [kind, ids] of [['user', s.users.keys()], ['stream', s.streams.keys()], ['user_group', s.userGroups.keys()]] as const) {
+    const max = Math.max(0, ...ids);
+    if ((s.counters[kind] ?? 0) < max) problems.push(`the ${kind} counter ${s.counters[kind]} is below id ${max}`);
+  }
+
+  // What the realm, channels and bots name exists; settings name no deactivated group.
+  const realm = s.realm;
+  for (const id of realm.default_stream_ids) {
+    const c = s.streams.get(id);
+    if (!c || c.invite_only || c.is_archived) problems.push(`default channel ${id} ${c ? 'is private or archived' : 'does not exist'}`);
+  }
+  for (const key of ['new_stream_announcements_stream_id', 'signup_announcements_stream_id', 'zulip_update_announcements_stream_id', 'moderation_request_channel_id'] as const) {
+    const id = realm[key];
+    if (id !== null && (!s.streams.has(id) || s.streams.get(id)!.is_archived)) problems.push(`the realm's ${key} is ${id}, which is gone or archived`);
+  }
+  for (const setting of REALM_GROUP_SETTINGS) problems.push(...groupSettingProblems(engine, `the realm's ${setting}`, realm[setting]));
+  for (const c of s.streams.values()) {
+    if (c.folder_id !== null && !s.channelFolders.has(c.folder_id)) problems.push(`channel ${c.id} is in folder ${c.folder_id}, which does not exist`);
+  }
+  for (const u of s.users.values()) {
+    for (const id of [u.default_sending_stream_id, u.default_events_register_stream_id]) {
+      if (id !== null && !s.streams.has(id)) problems.push(`bot ${u.id}'s default channel ${id} does not exist`);
+    }
+  }
+  for (const [userId, topics] of s.userTopics) {
+    for (const t of topics.values()) if (!s.streams.has(t.streamId)) problems.push(`user ${userId} has a topic setting in channel ${t.streamId}, which does not exist`);
+  }
+  for (const [path, id] of s.attachmentsByPath) if (s.attachments.get(id)?.pathId !== path) problems.push(`upload index: ${path} names upload ${id}, which has another path`);
+  for (const a of s.attachments.values()) {
+    if (s.attachmentsByPath.get(a.pathId) !== a.id) problems.push(`upload ${a.id} is not found by its path`);
+    for (const id of a.messageIds) if (!s.messages.indexById.has(id)) problems.push(`upload ${a.id} is linked from message ${id}, which does not exist`);
   }
 
   // Messages: ids grow, never come back, and every index agrees with the messages.
@@ -169,7 +245,20 @@ export function stateProblems(engine: Engine, tracker: Tracker): string[] {
     previous = m.id;
     if (store.indexById.get(m.id) !== i) problems.push(`message ${m.id} is not at its indexed position`);
     if (!s.users.has(m.senderId)) problems.push(`message ${m.id}'s sender ${m.senderId} does not exist`);
-    if (m.streamId !== null && !s.streams.has(m.streamId)) problems.push(`message ${m.id} is in channel ${m.streamId}, which does not exist`);
+    if (m.streamId !== null) {
+      const c = s.streams.get(m.streamId);
+      if (!c) problems.push(`message ${m.id} is in channel ${m.streamId}, which does not exist`);
+      else if (m.recipientId !== c.recipient_id) problems.push(`message ${m.id} in channel ${c.id} has recipient ${m.recipientId}, the channel's is ${c.recipient_id}`);
+    } else if (m.dmUserIds && store.dmConversations.get(dmKey(m.dmUserIds))?.recipientId !== m.recipientId) {
+      problems.push(`direct message ${m.id}'s recipient ${m.recipientId} is not its conversation's`);
+    }
+    const reactions = new Set<string>();
+    for (const r of m.reactions ?? []) {
+      const key = `${r.userId}/${r.reactionType}/${r.emojiCode}`;
+      if (reactions.has(key)) problems.push(`message ${m.id} has the same reaction twice (${key})`);
+      reactions.add(key);
+      if (!s.users.has(r.userId)) problems.push(`message ${m.id} has a reaction by user ${r.userId}, who does not exist`);
+    }
     let lastUser = -1;
     for (const row of m.userFlags) {
       const userId = Math.floor(row / FLAG_SPACE);

@@ -14,7 +14,7 @@ import type { World } from './world.ts';
 export interface Sequence {
   /** Through a real HTTP server instead of the in-process dispatch. */
   http: boolean;
-  /** Also check that every refused request left the realm exactly as it was (costs a state copy per request). */
+  /** Also check that every refused request, and every read, left the realm exactly as it was (costs a state copy per request). */
   audit: boolean;
   requests: FuzzRequest[];
 }
@@ -60,11 +60,62 @@ export function emptyCoverage(): Coverage {
   return { routes: new Map(), statuses: new Map() };
 }
 
+/** What a transport must not change about an answer. */
+interface Seen {
+  status: number;
+  type: string;
+  body: string;
+  /** The body's bytes (Base64), however the transport handed them over. */
+  bytes: string;
+  /** The server refused it itself before any route (head too large, malformed, …): HTTP only. */
+  refusedByServer: boolean;
+}
+
+const seen = (answer: { response: RawResponse; handled: unknown }): Seen => ({
+  status: answer.response.status,
+  type: answer.response.headers['content-type'] ?? '',
+  body: bodyText(answer.response),
+  bytes: Buffer.from(answer.response.bytes ?? Buffer.from(answer.response.body, 'utf8')).toString('base64'),
+  refusedByServer: false,
+});
+
 export async function runSequence(world: World, sequence: Sequence, coverage?: Coverage): Promise<SequenceResult> {
+  const result = await runOnce(world, sequence, coverage);
+  if (result.failure || !sequence.http) return result;
+  return { sent: result.sent, failure: await transportDisagreement(world, sequence, result.answers) };
+}
+
+/**
+ * A sequence that went over HTTP is replayed in process: every answer must be the same, up to the
+ * first request the HTTP server refused itself (a head over its limit: no route saw it).
+ */
+async function transportDisagreement(world: World, sequence: Sequence, overHttp: Seen[]): Promise<Failure | undefined> {
+  const inProcess = await runOnce(world, { ...sequence, http: false }, undefined, overHttp.findIndex((a) => a.refusedByServer));
+  for (const [index, viaHttp] of overHttp.entries()) {
+    if (viaHttp.refusedByServer) return undefined;
+    const direct = inProcess.answers[index];
+    if (!direct) return inProcess.failure;
+    if (viaHttp.status !== direct.status || viaHttp.type !== direct.type || viaHttp.bytes !== direct.bytes) {
+      return {
+        index,
+        request: sequence.requests[index]!,
+        status: viaHttp.status,
+        body: viaHttp.body,
+        problems: [`over HTTP it answered ${viaHttp.status} ${viaHttp.type} ${viaHttp.body.trim()}; in process ${direct.status} ${direct.type} ${direct.body.trim()}`],
+      };
+    }
+  }
+  return undefined;
+}
+
+
+async function runOnce(world: World, sequence: Sequence, coverage: Coverage | undefined, stopAt = -1): Promise<SequenceResult & { answers: Seen[] }> {
+  const answers: Seen[] = [];
   const engine = world.fresh();
   const tracker = startTracking(engine);
   let sent = 0;
   for (const [index, request] of sequence.requests.entries()) {
+    if (index === stopAt) break;
     const actorId = world.actorUserId(request.actor);
     const actor = actorId === undefined ? undefined : engine.state.users.get(actorId);
     const actorDeactivated = actor !== undefined && !actor.is_active;
@@ -75,12 +126,13 @@ export async function runSequence(world: World, sequence: Sequence, coverage?: C
     try {
       answer = await withDeadline(sequence.http ? world.sendHttp(raw) : world.send(raw), STALL_MS);
     } catch (error) {
-      return { sent, failure: { index, request, status: undefined, body: '', problems: [`the request failed: ${(error as Error).message}`], stack: (error as Error).stack } };
+      return { sent, answers, failure: { index, request, status: undefined, body: '', problems: [`the request failed: ${(error as Error).message}`], stack: (error as Error).stack } };
     }
     if (answer === 'stalled') {
-      return { sent, failure: { index, request, status: undefined, body: '', problems: [`no answer within ${STALL_MS / 1000} s`] } };
+      return { sent, answers, failure: { index, request, status: undefined, body: '', problems: [`no answer within ${STALL_MS / 1000} s`] } };
     }
     const { response, unexpected, handled } = answer;
+    answers.push({ ...seen(answer), refusedByServer: sequence.http && handled === undefined && SERVER_REFUSAL.test(response.body) });
     if (coverage) {
       coverage.statuses.set(response.status, (coverage.statuses.get(response.status) ?? 0) + 1);
       if (handled) {
@@ -91,21 +143,31 @@ export async function runSequence(world: World, sequence: Sequence, coverage?: C
         coverage.routes.set(key, counts);
       }
     }
-    const problems = responseProblems(request, response, engine);
+    const problems = responseProblems(request, response, engine, handled?.route, handled?.user?.id);
     if (handled?.user && (!handled.user.is_active || handled.user.is_system_bot)) {
       problems.push(`${handled.route.method} ${handled.route.path} ran for ${handled.user.delivery_email}, who is ${handled.user.is_active ? 'a system bot' : 'deactivated'}`);
     }
-    if (before !== undefined && (response.status >= 400 || actorDeactivated) && !before.equals(stateBytes(engine))) {
-      problems.push(actorDeactivated ? "a deactivated account's request changed the realm" : `a refused request (${response.status}) changed the realm`);
+    const reading = handled !== undefined && handled.route.method === 'GET' && !handled.route.path.includes('user_uploads');
+    if (before !== undefined && (response.status >= 400 || actorDeactivated || reading) && !before.equals(stateBytes(engine))) {
+      problems.push(
+        actorDeactivated
+          ? "a deactivated account's request changed the realm"
+          : response.status >= 400
+            ? `a refused request (${response.status}) changed the realm`
+            : `${handled!.route.method} ${handled!.route.path}, a read, changed the realm`,
+      );
     }
     problems.push(...stateProblems(engine, tracker));
     if (problems.length > 0) {
       const stack = unexpected instanceof Error ? unexpected.stack : unexpected === undefined ? undefined : String(unexpected);
-      return { sent, failure: { index, request, status: response.status, body: bodyText(response), problems, stack } };
+      return { sent, answers, failure: { index, request, status: response.status, body: bodyText(response), problems, stack } };
     }
   }
-  return { sent };
+  return { sent, answers };
 }
+
+/** The HTTP server's own refusals (hardening.ts, node.ts), made before any route is looked up. */
+const SERVER_REFUSAL = /^\{"result":"error","msg":"(Request header fields too large|Chunk extensions too large|Request timeout|Malformed HTTP request|Request body too large)/;
 
 function bodyText(res: RawResponse): string {
   return res.bytes ? `(${res.bytes.length} bytes)` : res.body.slice(0, 500);
