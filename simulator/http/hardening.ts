@@ -86,15 +86,28 @@ const MESSAGES: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request was not received in time'],
 };
 
-/** The bytes of a refusal: status line, headers, `Connection: close`, body. */
-function serialize(refusal: Refusal): string {
+/**
+ * The bytes of a refusal: status line, headers, `Connection: close`, body. The answer to a HEAD
+ * has the headers alone (RFC 9110 §9.3.2): a client reading it expects no body, and bytes after
+ * the head break its parser.
+ */
+function serialize(refusal: Refusal, head: boolean): string {
   const lines = [`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}`];
   for (const [name, value] of Object.entries(refusal.headers)) {
     const lower = name.toLowerCase();
     if (lower !== 'content-length' && lower !== 'connection') lines.push(`${name}: ${value}`);
   }
   lines.push(`Content-Length: ${Buffer.byteLength(refusal.body)}`, 'Connection: close');
-  return `${lines.join('\r\n')}\r\n\r\n${refusal.body}`;
+  return `${lines.join('\r\n')}\r\n\r\n${head ? '' : refusal.body}`;
+}
+
+/**
+ * Whether the request node could not parse is a HEAD, from the bytes it failed on. Clients write
+ * a head in one piece, so those bytes start with the request line; when they do not (a head
+ * dribbled in pieces), it is taken for a request that wants the body.
+ */
+function failedOnHead(error: Error & { rawPacket?: Buffer }): boolean {
+  return error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
 }
 
 export function createHardenedServer(listener: RequestListener, options: HardeningOptions): HardenedServer {
@@ -149,7 +162,7 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
       return;
     }
     const [status, message] = MESSAGES[error.code ?? ''] ?? [400, 'Malformed HTTP request'];
-    lingeringClose(socket, options.refusal(status, message));
+    lingeringClose(socket, options.refusal(status, message), failedOnHead(error));
   });
 
   // The idle timeout is the client's: a body that stopped coming (408), a keep-alive connection
@@ -179,7 +192,7 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
     handler(req, res);
   }
 
-  function lingeringClose(socket: Socket, refusal: Refusal): void {
+  function lingeringClose(socket: Socket, refusal: Refusal, head = false): void {
     if (lingering.has(socket) || socket.destroyed) return;
     lingering.add(socket);
     options.onRefused?.(refusal.status, socket.bytesRead);
@@ -205,7 +218,7 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
       clearTimeout(silence);
     });
     // The answer, then FIN: the client reads it while we keep reading what it still sends.
-    socket.end(serialize(refusal));
+    socket.end(serialize(refusal, head));
     // Refusals happen inside node's parser run, which still feeds the rest of its buffer to the
     // request and pauses the socket when nobody reads it: resume once that run is over.
     setImmediate(() => socket.resume());
@@ -221,7 +234,7 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
         res.writeHead(refusal.status, { ...refusal.headers, connection: 'close' }).end(refusal.body);
         return;
       }
-      lingeringClose(req.socket, refusal);
+      lingeringClose(req.socket, refusal, req.method === 'HEAD');
     },
     holdOpen(req) {
       req.socket.setTimeout(0);

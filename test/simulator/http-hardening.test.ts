@@ -3,6 +3,7 @@
  * oversized heads, slow clients, too many connections, and a close that drains. Raw sockets,
  * because fetch() cannot send these requests or see how the connection ends.
  */
+import { request as httpRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatError } from '../../simulator/engine/errors.ts';
@@ -188,6 +189,30 @@ describe('request heads', () => {
     expect(headersOf(res.response).connection).toBe('close');
     expect(JSON.parse(bodyOf(res.response))).toEqual(envelope('Request header fields too large'));
     expect(res.ended).toBe(true);
+  });
+
+  it('a HEAD refused by the server itself gets the head of the answer only, which an HTTP client can parse', async () => {
+    const { port } = await start();
+    // A head over the limit (431), and a body announced over the limit (413).
+    for (const [head, status] of [
+      [`HEAD /api/v1/users/me?${'q'.repeat(20_000)} HTTP/1.1\r\nHost: test\r\n\r\n`, 431],
+      [`HEAD /api/v1/users/me HTTP/1.1\r\nHost: test\r\nContent-Length: ${50 * MiB}\r\n\r\n`, 413],
+    ] as const) {
+      const res = await exchange(port, [head]);
+      expect(statusOf(res.response)).toBe(status);
+      expect(Number(headersOf(res.response)['content-length'])).toBeGreaterThan(0);
+      expect(res.response.endsWith('\r\n\r\n')).toBe(true);
+    }
+    // What the fuzzer saw: node's own client reads the 431 instead of failing with a parse error.
+    const answer = await new Promise<number | string>((resolve) => {
+      const req = httpRequest({ host: '127.0.0.1', port, method: 'HEAD', path: `/api/v1/users/me?${'q'.repeat(20_000)}` }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', (error) => resolve(error.message));
+      req.end();
+    });
+    expect(answer).toBe(431);
   });
 
   it('a malformed request line is answered 400 with the envelope', async () => {
