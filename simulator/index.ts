@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Fixture } from '../types/chat/fixture.ts';
 import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
+import { createClockControl, type SimulatorClock } from './clock-control.ts';
 import { steppingClock, type Clock } from './engine/deps.ts';
 import { getUserByEmail, type Engine } from './engine/core.ts';
 import { createEngine } from './engine/engine.ts';
@@ -21,6 +22,7 @@ import { routes } from './http/routes/index.ts';
 export { FixtureError } from './engine/fixture.ts';
 export type { Engine } from './engine/core.ts';
 export { fixedClock, manualClock, steppingClock, type Clock, type ManualClock } from './engine/deps.ts';
+export type { ClockReport, SimulatorClock, TimedOccurrence } from './clock-control.ts';
 export { PUSH_SERVICE_FAILURES, type PushServiceFailure } from './engine/state.ts';
 export { routes } from './http/routes/index.ts';
 export { routePrefix } from './http/dispatch.ts';
@@ -37,9 +39,22 @@ export interface SimulatorOptions {
   seed?: number | string;
   /**
    * Time source. Default: a deterministic clock starting an hour after the fixture's latest
-   * timestamp and advancing one second per reading, so runs repeat exactly.
+   * timestamp and advancing one second per reading, so runs repeat exactly (or the real clock,
+   * with `realTime`). Whatever the source, `simulator.clock` moves time forward, never back.
    */
   clock?: Clock;
+  /**
+   * Follow real time from the start: the present is the real clock's (or `clock`'s, when given,
+   * then passing at real speed), and what comes due happens on its own. Default false.
+   */
+  realTime?: boolean;
+  /** The real clock, Unix seconds, for following real time (tests inject a fake). Default: Date.now() / 1000. */
+  realClock?: () => number;
+  /**
+   * While following real time, how often (ms) the simulator catches up with the real clock
+   * without waiting for a request. 0: never on its own (call `clock.tick()`). Default 1000.
+   */
+  realTimeTickMs?: number;
   /**
    * How long a GET /events with nothing to report waits before answering with a heartbeat, in
    * milliseconds (a number, or a function asked once per parked poll). Default: Zulip's 45–55 s.
@@ -88,8 +103,13 @@ export interface Simulator {
   readonly engine: Engine;
   /** Plain JSON of the whole state (Maps and Sets turned into objects and arrays). */
   snapshot(): unknown;
-  /** Back to the fixture's state (same seed, fresh clock); parked polls are answered, queues forgotten. */
+  /**
+   * Back to the fixture's state (same seed, fresh clock, still following real time if it was);
+   * parked polls are answered, queues forgotten.
+   */
   reset(): void;
+  /** The simulated clock: read it, advance it, set it later, follow real time (README: Simulated time). */
+  readonly clock: SimulatorClock;
   /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
   listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;
   /** The raw dispatcher (what the HTTP server calls). */
@@ -178,8 +198,15 @@ function plain(value: unknown): unknown {
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const fixture = typeof options.fixture === 'string' ? loadFixtureFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
   const seed = options.seed ?? DEFAULT_SEED;
-  const build = (): Engine => createEngine(fixture, { seed, clock: options.clock ?? defaultClock(fixture) });
-  let engine = build();
+  let engine: Engine;
+  const clock = createClockControl(() => engine, {
+    ...(options.realClock ? { realClock: options.realClock } : {}),
+    ...(options.realTimeTickMs !== undefined ? { tickMs: options.realTimeTickMs } : {}),
+  });
+  const baseClock = (): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(fixture));
+  const build = (): Engine => createEngine(fixture, { seed, clock: baseClock() });
+  engine = build();
+  if (options.realTime) clock.followRealTime(true);
   const timeout = options.longPollTimeoutMs;
   const longPollTimeoutMs = typeof timeout === 'number' ? () => timeout : (timeout ?? zulipHeartbeatDelays(seed));
   const handle = createDispatcher(() => engine, routes, { longPollTimeoutMs });
@@ -224,8 +251,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     reset() {
       const previous = engine;
       engine = build();
+      clock.rebind();
       closeAllQueues(previous);
     },
+    clock,
     setPushServiceFailure(failure) {
       setPushServiceFailure(engine, failure);
     },

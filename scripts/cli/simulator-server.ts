@@ -10,7 +10,7 @@ export interface SimulatorServerOptions {
   host?: string;
   seed?: number | string;
   fixturePath?: string;
-  /** Default: wall-clock time (a live server). */
+  /** Default: real time, followed (a live server: scheduled messages go out on their own). */
   clock?: Clock;
   /** Print the banner and user table (default true). */
   print?: boolean;
@@ -24,7 +24,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
   const simulator = createSimulator({
     ...(options.fixturePath ? { fixture: options.fixturePath } : {}),
     seed: options.seed ?? DEFAULT_SEED,
-    clock: options.clock ?? { now: () => Date.now() / 1000 },
+    ...(options.clock ? { clock: options.clock } : { realTime: true }),
   });
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
   if (options.print ?? true) {

@@ -4,18 +4,27 @@
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { SimulatedClock } from './simulated-clock.ts';
 
 export interface Clock {
-  /** Unix seconds; may be fractional. */
+  /** A reading: Unix seconds, may be fractional. */
   now(): number;
+  /**
+   * The time now without taking a reading, for clocks whose readings have effects (a stepping
+   * clock steps on each one). Without it, looking at the time is a reading.
+   */
+  peek?(): number;
 }
 
 /** A clock that always answers `t`. */
 export function fixedClock(t: number): Clock {
-  return { now: () => t };
+  return { now: () => t, peek: () => t };
 }
 
-/** A clock that starts at `start` and advances by `step` seconds on every reading. */
+/**
+ * A clock that starts at `start` and advances by `step` seconds on every reading; peeking shows
+ * the latest reading (before the first one, a step before `start`).
+ */
 export function steppingClock(start: number, step = 1): Clock {
   let t = start - step;
   return {
@@ -23,6 +32,7 @@ export function steppingClock(start: number, step = 1): Clock {
       t += step;
       return t;
     },
+    peek: () => t,
   };
 }
 
@@ -36,6 +46,7 @@ export function manualClock(start: number): ManualClock {
   let t = start;
   return {
     now: () => t,
+    peek: () => t,
     advance(seconds) {
       t += seconds;
     },
@@ -90,6 +101,7 @@ export function randomApiKey(random: Random): string {
 }
 
 export interface Deps {
-  clock: Clock;
+  /** The engine's one time source: the injected clock, wrapped so that time only moves forward. */
+  clock: SimulatedClock;
   random: Random;
 }

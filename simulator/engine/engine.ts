@@ -10,6 +10,7 @@ import { seededRandom, type Clock, type Deps } from './deps.ts';
 import { createEventQueues } from './event-queue.ts';
 import { loadFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
+import { simulatedClock } from './simulated-clock.ts';
 import { renderProfileData } from './users.ts';
 
 export interface EngineOptions {
@@ -18,7 +19,7 @@ export interface EngineOptions {
 }
 
 export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
-  const deps: Deps = { clock: options.clock, random: seededRandom(options.seed ?? 0) };
+  const deps: Deps = { clock: simulatedClock(options.clock), random: seededRandom(options.seed ?? 0) };
   const engine = { state: loadFixture(fixture, deps), deps } as Engine;
   engine.queues = createEventQueues(engine, options.seed ?? 0);
   // Profile values may mention users and channels: render once everything exists.

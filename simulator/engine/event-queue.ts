@@ -10,7 +10,8 @@
  * hangs a `waiter` on the queue and is called back when events land.
  *
  * Lifetime: a queue nobody polls for its lifespan (600 s by default) is gone, checked exactly when
- * it is asked for and swept every 60 simulated seconds. Zulip bounds an unread queue by time only;
+ * it is asked for, swept every 60 simulated seconds, and removed at its expiry when the clock step
+ * (time.ts) passes it. Zulip bounds an unread queue by time only;
  * the simulator also drops one that holds MAX_QUEUED_EVENTS unacknowledged events (its client then
  * gets BAD_EVENT_QUEUE_ID and re-registers), so a stopped test clock cannot grow one without end.
  */
@@ -146,7 +147,12 @@ function now(engine: Engine): number {
 }
 
 function isExpired(q: EventQueue, at: number): boolean {
-  return q.waiter === null && at - q.lastConnectionTime >= q.timeoutSecs;
+  return q.waiter === null && at >= expiresAt(q);
+}
+
+/** When an unpolled queue's lifespan ends (a parked poll keeps it alive meanwhile). */
+function expiresAt(q: EventQueue): number {
+  return q.lastConnectionTime + q.timeoutSecs;
 }
 
 function remove(queues: EventQueues, q: EventQueue): void {
@@ -166,6 +172,26 @@ export function collectGarbage(engine: Engine, at = now(engine)): void {
   if (at - queues.lastGc < GC_INTERVAL_SECS) return;
   queues.lastGc = at;
   for (const q of [...queues.byId.values()]) if (isExpired(q, at)) remove(queues, q);
+}
+
+/** When the next queue nobody is polling runs out of lifespan, if any (the clock step's timer). */
+export function nextQueueExpiry(engine: Engine): number | undefined {
+  let next: number | undefined;
+  for (const q of engine.queues.byId.values()) {
+    if (q.waiter === null && (next === undefined || expiresAt(q) < next)) next = expiresAt(q);
+  }
+  return next;
+}
+
+/** Every queue expired at `at` is gone, at once (the clock step; the 60-second sweep is for requests). */
+export function expireQueues(engine: Engine, at: number): string[] {
+  const gone: string[] = [];
+  for (const q of [...engine.queues.byId.values()]) {
+    if (!isExpired(q, at)) continue;
+    remove(engine.queues, q);
+    gone.push(q.id);
+  }
+  return gone;
 }
 
 export function badEventQueueId(queueId: string): ChatError {

@@ -148,3 +148,35 @@ export function updateFullMembers(engine: Engine, now: number): Effect[] {
   }
   return events;
 }
+
+/** The moment a member reaches the waiting period, for members who are not full members yet. */
+function promotionTimes(engine: Engine): Map<number, number> {
+  const state = engine.state;
+  const full = systemGroup(state, 'role:fullmembers');
+  const waiting = state.realm.waiting_period_threshold * 86_400;
+  const out = new Map<number, number>();
+  for (const user of state.users.values()) {
+    if (user.is_system_bot || !user.is_active || user.role !== ROLE.member || full.members.has(user.id)) continue;
+    out.set(user.id, user.date_joined + waiting);
+  }
+  return out;
+}
+
+/** When the next member becomes a full member as time passes, if anyone is waiting. */
+export function nextFullMemberPromotion(engine: Engine): number | undefined {
+  let next: number | undefined;
+  for (const at of promotionTimes(engine).values()) if (next === undefined || at < next) next = at;
+  return next;
+}
+
+/**
+ * Members whose waiting period has ended by `at` join role:fullmembers, in one add_members event to
+ * the realm (Zulip's promote_new_full_members job, run at the very moment rather than daily).
+ */
+export function promoteFullMembers(engine: Engine, at: number): { value: number[]; events: Effect[] } {
+  const joining = [...promotionTimes(engine)].filter(([, due]) => due <= at).map(([id]) => id).sort((a, b) => a - b);
+  if (joining.length === 0) return { value: [], events: [] };
+  const full = systemGroup(engine.state, 'role:fullmembers');
+  for (const id of joining) full.members.add(id);
+  return { value: joining, events: [effect({ type: 'user_group', op: 'add_members', group_id: full.id, user_ids: joining }, activeUserIds(engine))] };
+}

@@ -1,0 +1,101 @@
+/**
+ * Moving the simulated clock: the one step that takes time forward and runs, in time order,
+ * everything that comes due on the way, each at its own moment (the clock reads that moment while
+ * it runs, and its events are committed before the next one runs). What is time-driven:
+ *
+ * - event queues nobody polled for their lifespan are gone (event-queue.ts);
+ * - members past the realm's waiting period join role:fullmembers (system-groups.ts).
+ *
+ * At the same moment they run in that order. The step is called with a target by whoever moves
+ * time (the simulator's clock controls) and with the clock's own present before every request
+ * (`catchUp`), so a clock that moves by itself (a stepping clock, a test's manual clock, the real
+ * clock) delivers what came due as a running Zulip server would have.
+ */
+import { commit, type Engine } from './core.ts';
+import { ChatError } from './errors.ts';
+import { outcome, type Outcome } from './events.ts';
+import { expireQueues, nextQueueExpiry } from './event-queue.ts';
+import { nextFullMemberPromotion, promoteFullMembers } from './system-groups.ts';
+
+/** One thing that happened on the way, at the moment it happened. */
+export type TimedOccurrence =
+  | { at: number; kind: 'event_queues_expired'; queue_ids: string[] }
+  | { at: number; kind: 'full_members_promoted'; user_ids: number[] };
+
+export interface ClockReport {
+  /** The present before and after the step, Unix seconds. */
+  from: number;
+  to: number;
+  /** What ran, in the order it ran. */
+  occurred: TimedOccurrence[];
+}
+
+interface TimedWork {
+  /** The earliest moment something of this kind is due, if anything is waiting. */
+  next(engine: Engine): number | undefined;
+  /** Do what is due at the present (the clock reads it), with its events. */
+  run(engine: Engine, at: number): Outcome<TimedOccurrence | undefined>;
+}
+
+/** In the order they run when due at the same moment. */
+const TIMED_WORK: readonly TimedWork[] = [
+  {
+    next: nextQueueExpiry,
+    run(engine, at) {
+      const queueIds = expireQueues(engine, at);
+      return outcome(queueIds.length > 0 ? { at, kind: 'event_queues_expired', queue_ids: queueIds } : undefined);
+    },
+  },
+  {
+    next: nextFullMemberPromotion,
+    run(engine, at) {
+      const { value: userIds, events } = promoteFullMembers(engine, at);
+      return outcome(userIds.length > 0 ? { at, kind: 'full_members_promoted', user_ids: userIds } : undefined, events);
+    },
+  },
+];
+
+/** The present, without taking a reading (a stepping clock does not step). */
+export function clockNow(engine: Engine): number {
+  return engine.deps.clock.peek();
+}
+
+function earliestDue(engine: Engine, until: number): { work: TimedWork; at: number } | undefined {
+  let found: { work: TimedWork; at: number } | undefined;
+  for (const work of TIMED_WORK) {
+    const at = work.next(engine);
+    if (at !== undefined && at <= until && (!found || at < found.at)) found = { work, at };
+  }
+  return found;
+}
+
+/**
+ * Move the clock forward to `target` (Unix seconds), running whatever comes due up to and
+ * including it, in time order. Time never goes back: a target before the present is refused.
+ */
+export function advanceClock(engine: Engine, target: number): ClockReport {
+  const clock = engine.deps.clock;
+  const from = clock.peek();
+  if (!Number.isFinite(target)) throw ChatError.badRequest('The simulated time must be a finite number of seconds.');
+  if (target < from) {
+    throw ChatError.badRequest(`The simulated clock never goes backwards: it reads ${from}, later than ${target}.`);
+  }
+  const occurred: TimedOccurrence[] = [];
+  // A run can change what is due next, so the earliest due thing is looked up afresh every time.
+  for (let due = earliestDue(engine, target); due; due = earliestDue(engine, target)) {
+    // Nothing runs earlier than a moment the engine has already handed out.
+    const at = Math.max(due.at, clock.latest());
+    clock.moveTo(at);
+    const work = due.work;
+    const happened = clock.pinned(at, () => commit(engine, work.run(engine, at)));
+    if (happened) occurred.push(happened);
+    else if ((work.next(engine) ?? Infinity) <= at) throw new Error(`simulated clock: due work at ${at} made no progress`);
+  }
+  clock.moveTo(target);
+  return { from, to: clock.peek(), occurred };
+}
+
+/** Run what the clock's own movement has brought due (before each request). */
+export function catchUp(engine: Engine): ClockReport {
+  return advanceClock(engine, engine.deps.clock.peek());
+}
