@@ -26,6 +26,7 @@ import { realmPresence } from './presence.ts';
 import { realmEmojiDict } from './realm-emoji.ts';
 import { realmState } from './realm-state.ts';
 import { savedSnippetsRegisterState } from './saved-snippets.ts';
+import { scheduledMessagesRegisterState } from './scheduled-messages.ts';
 import type { UserRecord } from './state.ts';
 import { subscriptionState } from './subscriptions.ts';
 import { userGroupsRegisterState } from './user-groups.ts';
@@ -99,7 +100,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['realm_user_settings_defaults', (c) => realmUserSettingsDefaultsState(c.engine)],
   ['recent_private_conversations', (c) => recentPrivateConversationsState(c.engine, c.user)],
   ['saved_snippets', (c) => savedSnippetsRegisterState(c.engine, c.user)],
-  ['scheduled_messages', () => ({ scheduled_messages: [] })],
+  ['scheduled_messages', (c) => scheduledMessagesRegisterState(c.engine, c.user)],
   ['reminders', () => ({ reminders: [] })],
   ['starred_messages', (c) => starredMessagesState(c.engine, c.user)],
   ['stream', (c) => streamState(c.engine, c.user, { archivedChannels: c.capabilities.archived_channels })],

@@ -363,6 +363,29 @@ export interface DraftRecord {
   lastEditTime: number;
 }
 
+/** A message waiting to be sent at a later time (Zulip's ScheduledMessage, delivery type send-later). */
+export interface ScheduledMessageRecord {
+  id: number;
+  senderId: number;
+  /** The channel, for a channel message. */
+  streamId: number | null;
+  /** '' for a direct message. */
+  topic: string;
+  /** A direct message's participants, the sender included, ascending. */
+  dmUserIds: number[] | null;
+  content: string;
+  renderedContent: string;
+  /** Unix seconds. */
+  scheduledTimestamp: number;
+  readBySender: boolean;
+  /** The client that scheduled (or last edited) it: the sent message's `client`. */
+  client: string;
+  delivered: boolean;
+  deliveredMessageId: number | null;
+  failed: boolean;
+  failureMessage: string | null;
+}
+
 /** A reusable text a user keeps for composing (Zulip's SavedSnippet). */
 export interface SavedSnippetRecord {
   id: number;
@@ -541,6 +564,8 @@ export interface State {
   drafts: Map<number, DraftRecord>;
   /** Saved snippets by id (ascending: creation order). */
   savedSnippets: Map<number, SavedSnippetRecord>;
+  /** Scheduled messages by id, delivered and failed ones kept (as Zulip keeps the rows). */
+  scheduledMessages: Map<number, ScheduledMessageRecord>;
   /** Every user's navigation views, in creation order. */
   navigationViews: NavigationViewRecord[];
   /** The realm's channel folders by id, archived ones included. */
@@ -592,6 +617,7 @@ export function emptyState(realm: Realm): State {
     botStorage: new Map(),
     drafts: new Map(),
     savedSnippets: new Map(),
+    scheduledMessages: new Map(),
     navigationViews: [],
     channelFolders: new Map(),
     attachments: new Map(),

@@ -4,7 +4,8 @@
  * it runs, and its events are committed before the next one runs). What is time-driven:
  *
  * - event queues nobody polled for their lifespan are gone (event-queue.ts);
- * - members past the realm's waiting period join role:fullmembers (system-groups.ts).
+ * - members past the realm's waiting period join role:fullmembers (system-groups.ts);
+ * - scheduled messages are sent, or fail (scheduled-messages.ts).
  *
  * At the same moment they run in that order. The step is called with a target by whoever moves
  * time (the simulator's clock controls) and with the clock's own present before every request
@@ -15,12 +16,14 @@ import { commit, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { outcome, type Outcome } from './events.ts';
 import { expireQueues, nextQueueExpiry } from './event-queue.ts';
+import { deliverNextScheduledMessage, nextScheduledDelivery, type ScheduledDelivery } from './scheduled-messages.ts';
 import { nextFullMemberPromotion, promoteFullMembers } from './system-groups.ts';
 
 /** One thing that happened on the way, at the moment it happened. */
 export type TimedOccurrence =
   | { at: number; kind: 'event_queues_expired'; queue_ids: string[] }
-  | { at: number; kind: 'full_members_promoted'; user_ids: number[] };
+  | { at: number; kind: 'full_members_promoted'; user_ids: number[] }
+  | ({ at: number; kind: 'scheduled_message' } & ScheduledDelivery);
 
 export interface ClockReport {
   /** The present before and after the step, Unix seconds. */
@@ -53,6 +56,13 @@ const TIMED_WORK: readonly TimedWork[] = [
       return outcome(userIds.length > 0 ? { at, kind: 'full_members_promoted', user_ids: userIds } : undefined, events);
     },
   },
+  {
+    next: nextScheduledDelivery,
+    run(engine, at) {
+      const delivered = deliverNextScheduledMessage(engine);
+      return delivered ? outcome({ at, kind: 'scheduled_message', ...delivered.value }, delivered.events) : outcome(undefined);
+    },
+  },
 ];
 
 /** The present, without taking a reading (a stepping clock does not step). */
@@ -81,7 +91,8 @@ export function advanceClock(engine: Engine, target: number): ClockReport {
     throw ChatError.badRequest(`The simulated clock never goes backwards: it reads ${from}, later than ${target}.`);
   }
   const occurred: TimedOccurrence[] = [];
-  // A run can change what is due next, so the earliest due thing is looked up afresh every time.
+  // Each run can make more work (a failure's notice is a message, not new timed work), so the
+  // earliest due thing is looked up afresh every time.
   for (let due = earliestDue(engine, target); due; due = earliestDue(engine, target)) {
     // Nothing runs earlier than a moment the engine has already handed out.
     const at = Math.max(due.at, clock.latest());

@@ -8,10 +8,19 @@ import { ID, NOW, devFixture, sim } from './helpers.ts';
 import { poll, register } from './events/helpers.ts';
 
 const { hamlet, iago, othello } = ID;
+const VERONA = 3;
 
 function call(s: Simulator, as: number, method: string, path: string, params?: Record<string, unknown>) {
   const where = method === 'GET' ? 'query' : 'body';
   return s.request({ method, path: `/api/v1${path}`, as, ...(params ? { [where]: params } : {}) });
+}
+
+const schedule = (s: Simulator, at: number, content = 'hello') =>
+  call(s, hamlet, 'POST', '/scheduled_messages', { type: 'channel', to: VERONA, topic: 'clock', content, scheduled_delivery_timestamp: at });
+
+async function newest(s: Simulator): Promise<Record<string, any>> {
+  const res = await call(s, othello, 'GET', '/messages', { anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false });
+  return res.body.messages.at(-1);
 }
 
 function refusal(run: () => unknown): string {
@@ -88,6 +97,43 @@ describe('what comes due runs in time order, each at its own moment', () => {
     expect(group.body.is_user_group_member).toBe(true);
   });
 
+  it('runs a queue expiry, a promotion and scheduled messages in the order of their moments', async () => {
+    const fixture = devFixture();
+    fixture.realm.waiting_period_threshold = 1;
+    const s = sim({ fixture });
+    await call(s, iago, 'POST', '/users', { email: 'newbie@zulip.com', password: 'pw-newbie-1', full_name: 'Newbie' });
+    await schedule(s, NOW + 86_400 + 5, 'after the promotion');
+    await schedule(s, NOW + 30, 'before the expiry');
+    await register(s, othello);
+    const kinds = s.clock.advance(2 * 86_400).occurred.map((o) => [o.at - NOW, o.kind]);
+    expect(kinds).toEqual([
+      [30, 'scheduled_message'],
+      [600, 'event_queues_expired'],
+      [86_400, 'full_members_promoted'],
+      [86_405, 'scheduled_message'],
+    ]);
+  });
+
+  it('delivers on a request after a manual clock jumped, at the message time rather than late', async () => {
+    const owned = manualClock(NOW);
+    const s = sim({ clock: owned });
+    await schedule(s, NOW + 60);
+    owned.advance(7200);
+    expect(await newest(s)).toMatchObject({ content: 'hello', timestamp: NOW + 60 });
+  });
+
+  it('is deterministic: the same requests and moves give the same state', async () => {
+    const run = async () => {
+      const s = createSimulator({ seed: 3 });
+      await schedule(s, s.clock.now() + 120, 'one');
+      await schedule(s, s.clock.now() + 60, 'two');
+      s.clock.advance(30);
+      await call(s, othello, 'POST', '/messages', { type: 'stream', to: 'Verona', topic: 'clock', content: 'between' });
+      s.clock.advance(600);
+      return JSON.stringify(s.snapshot());
+    };
+    expect(await run()).toBe(await run());
+  });
 });
 
 describe('following real time', () => {
@@ -95,6 +141,23 @@ describe('following real time', () => {
     let t = start;
     return { read: () => t, move: (seconds: number) => (t += seconds) };
   }
+
+  it('starts at the real time and keeps up with it; what came due runs on tick() or the next request', async () => {
+    const real = fakeReal(1_800_000_000.25);
+    const s = createSimulator({ seed: 1, realTime: true, realClock: real.read, realTimeTickMs: 0 });
+    expect(s.clock.followingRealTime).toBe(true);
+    expect(s.clock.now()).toBe(1_800_000_000.25);
+    real.move(10);
+    expect(s.clock.now()).toBe(1_800_000_010.25);
+    await schedule(s, 1_800_000_070);
+    real.move(59);
+    expect(s.clock.tick().occurred).toEqual([]);
+    real.move(1);
+    expect(s.clock.tick().occurred).toEqual([expect.objectContaining({ at: 1_800_000_070, kind: 'scheduled_message' })]);
+    await schedule(s, 1_800_000_100, 'by request');
+    real.move(100);
+    expect(await newest(s)).toMatchObject({ content: 'by request', timestamp: 1_800_000_100 });
+  });
 
   it('switches on from the simulated present without a jump, jumps ahead when advanced, and stops where it is', () => {
     const real = fakeReal(2_000_000_000);
@@ -112,6 +175,21 @@ describe('following real time', () => {
     expect(s.clock.now()).toBe(NOW + 3635);
     s.clock.advance(5);
     expect(s.clock.now()).toBe(NOW + 3640);
+  });
+
+  it('sends a due message on its own and wakes a waiting poll, with no request to prompt it', async () => {
+    const real = fakeReal(1_800_000_000);
+    const s = createSimulator({ seed: 1, realTime: true, realClock: real.read, realTimeTickMs: 5 });
+    try {
+      const { queue_id } = await register(s, othello, { event_types: ['message'] });
+      await schedule(s, 1_800_000_030, 'on time');
+      const waiting = poll(s, othello, { queue_id, last_event_id: -1 });
+      real.move(30);
+      const res = await waiting;
+      expect(res.body.events).toEqual([expect.objectContaining({ type: 'message', message: expect.objectContaining({ content: 'on time', timestamp: 1_800_000_030 }) })]);
+    } finally {
+      s.clock.followRealTime(false);
+    }
   });
 
   it('keeps following after a reset', () => {

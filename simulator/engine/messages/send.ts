@@ -137,7 +137,7 @@ export function onlyEmptyTopicAllowed(): ChatError {
 }
 
 /** The channel's topics_policy (check_message, after the sender's access to the channel). */
-function checkTopicsPolicy(engine: Engine, stream: StreamRecord, topic: string): void {
+export function checkTopicsPolicy(engine: Engine, stream: StreamRecord, topic: string): void {
   const policy = effectiveTopicsPolicy(engine, stream);
   if (topic === '' && policy === 'disable_empty_topic') throw emptyTopicNotAllowed();
   if (topic !== '' && policy === 'empty_topic_only') throw onlyEmptyTopicAllowed();

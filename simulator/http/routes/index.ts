@@ -22,6 +22,7 @@ import { pushRoutes } from './push.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { realmRoutes } from './realm.ts';
+import { scheduledMessageRoutes } from './scheduled-messages.ts';
 import { serverRoutes } from './server.ts';
 import { settingsRoutes } from './settings.ts';
 import { statusRoutes } from './statuses.ts';
@@ -53,6 +54,7 @@ export const routes: readonly Route[] = [
   ...messageFlagRoutes,
   ...typingRoutes,
   ...draftRoutes,
+  ...scheduledMessageRoutes,
   ...personalRoutes,
   ...groupRoutes,
   ...channelFolderRoutes,

@@ -165,6 +165,15 @@ function applyDrafts(state: State, event: Event): void {
   state.drafts.sort((a: any, b: any) => b.timestamp - a.timestamp || b.id - a.id);
 }
 
+function applyScheduledMessages(state: State, event: Event): void {
+  const id = (m: any) => m.scheduled_message_id;
+  if (event.op === 'add') state.scheduled_messages.push(...event.scheduled_messages);
+  else if (event.op === 'update') state.scheduled_messages = state.scheduled_messages.map((m: any) => (id(m) === id(event.scheduled_message) ? event.scheduled_message : m));
+  else if (event.op === 'remove') state.scheduled_messages = state.scheduled_messages.filter((m: any) => id(m) !== event.scheduled_message_id);
+  // Earliest delivery first, as /register lists them.
+  state.scheduled_messages.sort((a: any, b: any) => a.scheduled_delivery_timestamp - b.scheduled_delivery_timestamp || id(a) - id(b));
+}
+
 /** Marking messages read takes them out of every unread list (the only flag change exercised). */
 function applyFlags(state: State, event: Event): void {
   if (event.flag !== 'read' || event.op !== 'add' || event.all) throw new Error('only add/read flag events are handled');
@@ -228,6 +237,9 @@ export function applyEvents(state: State, events: Event[], me: number): void {
         break;
       case 'presence':
         applyPresence(state, event);
+        break;
+      case 'scheduled_messages':
+        applyScheduledMessages(state, event);
         break;
       case 'reaction':
       case 'heartbeat':

@@ -1,10 +1,10 @@
 // The event system's promise: a client that registers, then applies every event it receives to
 // the initial state, holds what a fresh /register would answer. Checked for several observers over
 // a sequence of actions touching messages, channels, subscriptions, users, drafts, statuses, alert
-// words and muted users.
+// words, muted users and scheduled messages.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../simulator/index.ts';
-import { ID, sim } from '../helpers.ts';
+import { ID, NOW, sim } from '../helpers.ts';
 import { applyEvents } from './apply-events.ts';
 import { pending, register, send } from './helpers.ts';
 
@@ -14,7 +14,7 @@ const call = (s: Simulator, as: number, method: string, path: string, body: Reco
   s.request({ method, path: `/api/v1${path}`, as, body });
 
 /** Every state key the test's state keeper maintains. */
-const FETCH = ['message', 'update_message_flags', 'subscription', 'stream', 'realm_user', 'drafts', 'user_status', 'alert_words', 'muted_users'];
+const FETCH = ['message', 'update_message_flags', 'subscription', 'stream', 'realm_user', 'drafts', 'user_status', 'alert_words', 'muted_users', 'scheduled_messages'];
 const OPTIONS = {
   fetch_event_types: FETCH,
   include_subscribers: 'true',
@@ -68,6 +68,10 @@ const actions: [string, (s: Simulator) => Promise<unknown>][] = [
   ['Iago mutes Hamlet', (s) => call(s, iago, 'POST', `/users/me/muted_users/${hamlet}`)],
   ['Hamlet removes an alert word', (s) => call(s, hamlet, 'DELETE', '/users/me/alert_words', { alert_words: JSON.stringify(['LUNCH']) })],
   ['Hamlet unmutes Othello', (s) => call(s, hamlet, 'DELETE', `/users/me/muted_users/${othello}`)],
+  ['Hamlet schedules a message to Verona and edits it', (s) => call(s, hamlet, 'POST', '/scheduled_messages', { type: 'channel', to: 3, topic: 'later', content: 'soon', scheduled_delivery_timestamp: NOW + 60 }).then(() => call(s, hamlet, 'PATCH', '/scheduled_messages/1', { content: '@**Othello, the Moor of Venice** now' }))],
+  ['Hamlet schedules a direct message for tomorrow', (s) => call(s, hamlet, 'POST', '/scheduled_messages', { type: 'direct', to: [othello], content: 'tomorrow', scheduled_delivery_timestamp: NOW + 86_400 })],
+  ['Iago schedules one and deletes it', (s) => call(s, iago, 'POST', '/scheduled_messages', { type: 'direct', to: [hamlet], content: 'never', scheduled_delivery_timestamp: NOW + 30 }).then(() => call(s, iago, 'DELETE', '/scheduled_messages/3'))],
+  ['a minute passes: the first scheduled message goes out', async (s) => ({ status: 200, body: s.clock.advance(60) })],
   ['Prospero is deactivated', (s) => call(s, iago, 'DELETE', `/users/${prospero}`)],
 ];
 
