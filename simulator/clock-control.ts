@@ -7,7 +7,7 @@
  */
 import type { Clock } from './engine/deps.ts';
 import type { Engine } from './engine/core.ts';
-import { advanceClock, catchUp, clockNow, type ClockReport } from './engine/time.ts';
+import { advanceClock, advanceClockBy, catchUp, clockNow, type ClockReport } from './engine/time.ts';
 
 export type { ClockReport, TimedOccurrence } from './engine/time.ts';
 
@@ -86,10 +86,7 @@ export function createClockControl(getEngine: () => Engine, options: ClockContro
 
   return {
     now: () => clockNow(getEngine()),
-    advance(seconds) {
-      const engine = getEngine();
-      return advanceClock(engine, clockNow(engine) + seconds);
-    },
+    advance: (seconds) => advanceClockBy(getEngine(), seconds),
     set(time) {
       return advanceClock(getEngine(), time);
     },

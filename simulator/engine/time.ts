@@ -79,17 +79,40 @@ function earliestDue(engine: Engine, until: number): { work: TimedWork; at: numb
   return found;
 }
 
+/** Finite seconds, or the refusal every clock move gives. */
+function checkFinite(value: number): void {
+  if (!Number.isFinite(value)) throw ChatError.badRequest('The simulated time must be a finite number of seconds.');
+}
+
 /**
  * Move the clock forward to `target` (Unix seconds), running whatever comes due up to and
  * including it, in time order. Time never goes back: a target before the present is refused.
  */
 export function advanceClock(engine: Engine, target: number): ClockReport {
-  const clock = engine.deps.clock;
-  const from = clock.peek();
-  if (!Number.isFinite(target)) throw ChatError.badRequest('The simulated time must be a finite number of seconds.');
+  checkFinite(target);
+  const from = engine.deps.clock.peek();
   if (target < from) {
     throw ChatError.badRequest(`The simulated clock never goes backwards: it reads ${from}, later than ${target}.`);
   }
+  return step(engine, from, target);
+}
+
+/** Move the clock forward by `seconds` from the present (which a real-time source keeps moving). */
+export function advanceClockBy(engine: Engine, seconds: number): ClockReport {
+  checkFinite(seconds);
+  if (seconds < 0) throw ChatError.badRequest(`The simulated clock never goes backwards: it cannot advance by ${seconds} seconds.`);
+  const from = engine.deps.clock.peek();
+  return step(engine, from, from + seconds);
+}
+
+/** Run what the clock's own movement has brought due (before each request, and on real-time ticks). */
+export function catchUp(engine: Engine): ClockReport {
+  const present = engine.deps.clock.peek();
+  return step(engine, present, present);
+}
+
+function step(engine: Engine, from: number, target: number): ClockReport {
+  const clock = engine.deps.clock;
   const occurred: TimedOccurrence[] = [];
   // Each run can make more work (a failure's notice is a message, not new timed work), so the
   // earliest due thing is looked up afresh every time.
@@ -104,9 +127,4 @@ export function advanceClock(engine: Engine, target: number): ClockReport {
   }
   clock.moveTo(target);
   return { from, to: clock.peek(), occurred };
-}
-
-/** Run what the clock's own movement has brought due (before each request). */
-export function catchUp(engine: Engine): ClockReport {
-  return advanceClock(engine, engine.deps.clock.peek());
 }

@@ -192,6 +192,15 @@ describe('following real time', () => {
     }
   });
 
+  it('never refuses a request or a move because real time passed while it was being handled', async () => {
+    let t = 1_800_000_000;
+    // Every reading is a millisecond later, as a busy wall clock is.
+    const s = createSimulator({ seed: 1, realTime: true, realClock: () => (t += 0.001), realTimeTickMs: 0 });
+    expect((await call(s, hamlet, 'GET', '/users/me')).status).toBe(200);
+    expect(s.clock.advance(0).occurred).toEqual([]);
+    expect(s.clock.tick().occurred).toEqual([]);
+  });
+
   it('keeps following after a reset', () => {
     const real = fakeReal(1_900_000_000);
     const s = sim({ realClock: real.read, realTimeTickMs: 0 });
