@@ -7,7 +7,8 @@
  */
 import { DEFAULT_FIXTURE, basicAuth, routes as tableRoutes } from '../../simulator/index.ts';
 import type { Engine } from '../../simulator/engine/core.ts';
-import { seededRandom, steppingClock, type Clock } from '../../simulator/engine/deps.ts';
+import { seededRandom, steppingClock } from '../../simulator/engine/deps.ts';
+import { simulatedClock } from '../../simulator/engine/simulated-clock.ts';
 import { createEngine } from '../../simulator/engine/engine.ts';
 import { closeAllQueues, createEventQueues } from '../../simulator/engine/event-queue.ts';
 import { createDispatcher, type Handle, type RawRequest, type RawResponse } from '../../simulator/http/dispatch.ts';
@@ -187,7 +188,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     },
     fresh() {
       const previous = engine;
-      const clock: Clock = steppingClock(start, 1);
+      const clock = simulatedClock(steppingClock(start, 1));
       const next = { state: structuredClone(prepared.state), deps: { clock, random: seededRandom(`${seed}/fuzz`) } } as Engine;
       next.queues = createEventQueues(next, seed);
       engine = next;
