@@ -27,7 +27,18 @@ import { subscribeNewUser } from './subscriptions.ts';
 import { joinSystemGroups, moveBetweenSystemGroups } from './system-groups.ts';
 import { codePointLength } from './text.ts';
 import { formatUser } from './users.ts';
-import { EMAIL_VISIBILITY, ROLE, nextId, type Role, type StreamRecord, type UserRecord } from './state.ts';
+import {
+  EMAIL_VISIBILITY,
+  REALM_GROUP_SETTINGS,
+  ROLE,
+  USER_GROUP_SETTINGS,
+  nextId,
+  type GroupSettingValue,
+  type Role,
+  type StreamRecord,
+  type UserRecord,
+} from './state.ts';
+import { groupSettingForApi } from './groups.ts';
 
 /** UserProfile.MAX_NAME_LENGTH, in code points. */
 export const MAX_NAME_LENGTH = 100;
@@ -337,5 +348,37 @@ export function reactivateUser(engine: Engine, actor: UserRecord, userId: number
     const peers = activeUserIds(engine).filter((id) => id !== target.id && canAccessStreamMetadata(engine, engine.state.users.get(id), stream));
     if (peers.length > 0) events.push(effect({ type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: [target.id] }, peers));
   }
+  events.push(...groupEventsForReactivation(engine, target));
   return outcome({}, events);
+}
+
+/**
+ * A deactivated account drops out of every group's member list as clients and /register show
+ * it; reactivated, it is back, which Zulip's do_reactivate_user announces to the realm: an
+ * add_members per group the account belongs to directly, and the new value of every anonymous
+ * group setting (the realm's, a named group's) that names it.
+ */
+function groupEventsForReactivation(engine: Engine, target: UserRecord): Effect[] {
+  const realmUsers = activeUserIds(engine);
+  const names = (value: GroupSettingValue): boolean => typeof value !== 'number' && value.direct_members.includes(target.id);
+  const events: Effect[] = [];
+  const groups = [...engine.state.userGroups.values()].sort((a, b) => a.id - b.id);
+  for (const group of groups) {
+    if (group.members.has(target.id)) events.push(effect({ type: 'user_group', op: 'add_members', group_id: group.id, user_ids: [target.id] }, realmUsers));
+  }
+  for (const setting of REALM_GROUP_SETTINGS) {
+    const value = engine.state.realm[setting];
+    if (names(value)) {
+      events.push(effect({ type: 'realm', op: 'update_dict', property: 'default', data: { [setting]: groupSettingForApi(engine, value) } }, realmUsers));
+    }
+  }
+  for (const group of groups) {
+    for (const setting of USER_GROUP_SETTINGS) {
+      const value = group.settings[setting];
+      if (names(value)) {
+        events.push(effect({ type: 'user_group', op: 'update', group_id: group.id, data: { [setting]: groupSettingForApi(engine, value) } }, realmUsers));
+      }
+    }
+  }
+  return events;
 }

@@ -39,8 +39,9 @@ function invalidToken(): ChatError {
 /**
  * POST /calls/videocall/create. Without server credentials: `Webex credentials have not been
  * configured`; without a token: INVALID_VIDEO_CALL_PROVIDER_TOKEN. A token the provider rejects
- * is cleared before that same error, and the user is told (`has_videocall_token` false), so the
- * refusal comes back as a value with its event rather than as a thrown error.
+ * is cleared before that same error, and the user is told (`has_videocall_token` and Zulip's
+ * `has_webex_token`, false), so the refusal comes back as a value with its events rather than as
+ * a thrown error.
  */
 export function createVideoCall(engine: Engine, user: UserRecord): Outcome<VideoCallResult> {
   if (!engine.state.realm.videocall_provider_configured) {
@@ -49,7 +50,12 @@ export function createVideoCall(engine: Engine, user: UserRecord): Outcome<Video
   if (user.videocall_token === null) throw invalidToken();
   if (user.videocall_token === 'revoked') {
     user.videocall_token = null;
-    const events: Effect[] = [effect({ type: 'has_videocall_token', value: false }, [user.id])];
+    // /register gives the flag under both names, so both are announced: the specification's, and
+    // Zulip's own, which is the one real clients keep.
+    const events: Effect[] = [
+      effect({ type: 'has_videocall_token', value: false }, [user.id]),
+      effect({ type: 'has_webex_token', value: false }, [user.id]),
+    ];
     return outcome({ error: invalidToken() }, events);
   }
   // A personal-room meeting link in the provider's shape; the meeting id comes from the seeded

@@ -279,11 +279,17 @@ describe('POST /users/{user_id}/reactivate', () => {
     // Everyone active hears it (Othello too, but he had no queue open while deactivated).
     const watchers = everyoneActive(s).filter((id) => id !== ID.othello);
     expect(events[0]).toEqual({ event: { type: 'realm_user', op: 'update', person: { user_id: ID.othello, is_active: true } }, users: watchers });
-    expect(events.slice(1).map((e) => [e.event.op, e.event.stream_ids, e.event.user_ids])).toEqual([
-      ['peer_add', [3], [ID.othello]],
-      ['peer_add', [4], [ID.othello]],
-      ['peer_add', [6], [ID.othello]],
+    expect(events.slice(1).map((e) => [e.event.type, e.event.op, e.event.stream_ids ?? e.event.group_id, e.event.user_ids])).toEqual([
+      ['subscription', 'peer_add', [3], [ID.othello]],
+      ['subscription', 'peer_add', [4], [ID.othello]],
+      ['subscription', 'peer_add', [6], [ID.othello]],
+      // Back in the member lists of his groups (role:members, role:fullmembers), which clients
+      // and /register leave deactivated users out of.
+      ...[...s.engine.state.userGroups.values()]
+        .filter((g) => g.members.has(ID.othello))
+        .map((g) => ['user_group', 'add_members', g.id, [ID.othello]]),
     ]);
+    expect(events.filter((e) => e.event.type === 'user_group')).toHaveLength(2);
     expect((await getUser(s, ID.othello)).is_active).toBe(true);
     expect((await s.request({ method: 'GET', path: '/api/v1/users/me', as: ID.othello })).status).toBe(200);
   });

@@ -31,7 +31,10 @@ describe.each(PATHS)('POST %s', (path) => {
     const res = await s.request({ method: 'POST', path, as: ID.othello });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalidToken);
-    expect(watch.take()).toEqual([{ event: { type: 'has_videocall_token', value: false }, users: [ID.othello] }]);
+    expect(watch.take()).toEqual([
+      { event: { type: 'has_videocall_token', value: false }, users: [ID.othello] },
+      { event: { type: 'has_webex_token', value: false }, users: [ID.othello] },
+    ]);
     expect(s.engine.state.users.get(ID.othello)!.videocall_token).toBeNull();
     // Now simply not connected: no second event.
     const again = await s.request({ method: 'POST', path, as: ID.othello });
