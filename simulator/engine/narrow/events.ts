@@ -9,7 +9,7 @@ export type EventNarrowTerm = readonly [operator: string, operand: string];
 export type EventNarrowPredicate = (message: Message, flags: readonly string[]) => boolean;
 
 const CHANNEL = new Set(['channel', 'stream']);
-const SUPPORTED = new Set([...CHANNEL, 'topic', 'exact-topic', 'sender', 'is']);
+const SUPPORTED = new Set([...CHANNEL, 'topic', 'sender', 'is']);
 const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 /** check_narrow_for_events: refused at register time, before the queue exists. */
@@ -24,15 +24,8 @@ function satisfies(operator: string, operand: string, message: Message, flags: r
   const isChannel = message.type === 'stream';
   if (CHANNEL.has(operator)) return isChannel && operand.toLowerCase() === String(message.display_recipient).toLowerCase();
   switch (operator) {
-    case 'topic': {
-      if (!isChannel) return false;
-      // A whole topic, or one of its whitespace-separated words (Python's str.split()).
-      const topic = message.subject.toLowerCase();
-      const wanted = operand.toLowerCase();
-      return wanted === topic || topic.split(/\s+/).includes(wanted);
-    }
-    case 'exact-topic':
-      return isChannel && operand === message.subject;
+    case 'topic':
+      return isChannel && operand.toLowerCase() === message.subject.toLowerCase();
     case 'sender':
       return operand.toLowerCase() === message.sender_email.toLowerCase();
     case 'is':
@@ -44,6 +37,7 @@ function satisfies(operator: string, operand: string, message: Message, flags: r
           return flags.includes('starred');
         case 'unread':
           return !flags.includes('read');
+        // Upstream's predicate reads only `mentioned` for both, not has_alert_word.
         case 'alerted':
         case 'mentioned':
           return flags.includes('mentioned');

@@ -41,8 +41,8 @@ describe('narrowed queues (reference §5.5)', () => {
 
   it.each([
     ['sender (an API email, case-insensitive)', [['sender', 'USER11@zulip.testserver']], ['by iago']],
-    ['topic word', [['topic', 'lunch']], ['by iago', 'by othello']],
-    ['exact topic', [['exact-topic', 'Team lunch']], ['by iago']],
+    ['topic: the whole topic, case-insensitively', [['topic', 'LUNCH']], ['by othello']],
+    ['topic with spaces', [['topic', 'team lunch']], ['by iago']],
     ['is:mentioned', [['is', 'mentioned']], ['by othello']],
     ['channel and topic (ANDed)', [['channel', 'Denmark'], ['topic', 'plans']], ['other topic']],
   ])('%s', async (_name, narrow, expected) => {
@@ -56,7 +56,35 @@ describe('narrowed queues (reference §5.5)', () => {
   });
 });
 
+describe('narrows on flags and topics (reference §5.5)', () => {
+  it.each([
+    ['is:resolved', [['is', 'resolved']], ['done']],
+    ['is:unread leaves out one’s own messages, which arrive read', [['is', 'unread']], ['by iago', 'done']],
+    ['is:alerted means mentioned, as upstream: alert words do not count', [['is', 'alerted']], ['done']],
+    ['a whole topic, case-insensitively', [['topic', 'CHAT']], ['by iago', 'by hamlet']],
+  ])('%s', async (_name, narrow, expected) => {
+    const s = sim();
+    await s.request({ method: 'POST', path: '/api/v1/users/me/alert_words', as: hamlet, body: { alert_words: ['herring'] } });
+    const q = await register(s, hamlet, { narrow });
+    await send(s, iago, toDenmark('chat', 'by iago, a red herring'));
+    await send(s, hamlet, { ...toDenmark('chat', 'by hamlet'), client: 'website' });
+    await send(s, othello, toDenmark('✔ finished', 'done, @**King Hamlet**'));
+    const contents = (await pending(s, hamlet, q.queue_id)).map((e) => String(e.message.content).split(',')[0]);
+    expect(contents).toEqual(expected);
+  });
+});
+
 describe('event_types and all_public_streams', () => {
+  it('an empty event_types list gets nothing but heartbeats', async () => {
+    const s = sim({ longPollTimeoutMs: 30 });
+    const q = await register(s, hamlet, { event_types: [] });
+    expect(Object.keys(q).sort()).toEqual(['last_event_id', 'msg', 'queue_id', 'result', 'zulip_feature_level', 'zulip_merge_base', 'zulip_version']);
+    await send(s, iago, { type: 'direct', to: `[${hamlet}]`, content: 'hi' });
+    await s.request({ method: 'POST', path: '/api/v1/users/me/status', as: iago, body: { status_text: 'busy' } });
+    const res = await s.request({ method: 'GET', path: '/api/v1/events', as: hamlet, query: { queue_id: q.queue_id, last_event_id: -1 } });
+    expect(res.body.events).toEqual([{ type: 'heartbeat', id: 0 }]);
+  });
+
   it('a queue for reactions only gets reactions', async () => {
     const s = sim();
     const q = await register(s, hamlet, { event_types: ['reaction'] });

@@ -3,8 +3,8 @@
 // and over real HTTP, with a short heartbeat so no test waits Zulip's 45–55 s.
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { basicAuth } from '../../../simulator/index.ts';
-import { ID, sim } from '../helpers.ts';
+import { basicAuth, manualClock } from '../../../simulator/index.ts';
+import { ID, NOW, sim } from '../helpers.ts';
 import { pending, poll, register, send, settledYet } from './helpers.ts';
 
 const HAMLET = ID.hamlet;
@@ -111,6 +111,25 @@ describe('long poll over HTTP', () => {
     const { queue_id } = (await reg.json()) as { queue_id: string };
     const res = await fetch(`${url}/events?queue_id=${queue_id}&last_event_id=-1`, { headers: { authorization: auth } });
     expect(await res.json()).toEqual({ result: 'success', msg: '', events: [{ type: 'heartbeat', id: 0 }], queue_id });
+  });
+
+  it('answers a collected queue with BAD_EVENT_QUEUE_ID and its queue_id, and a new register works', async () => {
+    const clock = manualClock(NOW);
+    const s = sim({ clock });
+    const listening = await s.listen(0);
+    close = listening.close;
+    const hamlet = s.engine.state.users.get(HAMLET)!;
+    const auth = basicAuth(hamlet.delivery_email, hamlet.api_key);
+    const registerOverHttp = async () => (await (await fetch(`${listening.url}/register`, { method: 'POST', headers: { authorization: auth } })).json()) as { queue_id: string };
+    const { queue_id } = await registerOverHttp();
+    clock.advance(600);
+    const res = await fetch(`${listening.url}/events?queue_id=${queue_id}&last_event_id=-1`, { headers: { authorization: auth } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ result: 'error', msg: `Bad event queue ID: ${queue_id}`, code: 'BAD_EVENT_QUEUE_ID', queue_id });
+    const again = await registerOverHttp();
+    expect(again.queue_id).not.toBe(queue_id);
+    const fresh = await fetch(`${listening.url}/events?queue_id=${again.queue_id}&last_event_id=-1&dont_block=true`, { headers: { authorization: auth } });
+    expect(await fresh.json()).toEqual({ result: 'success', msg: '', events: [] });
   });
 
   it('a disconnected client releases its poll; the queue survives', async () => {

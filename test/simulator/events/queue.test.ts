@@ -193,6 +193,31 @@ describe('lifetime on the simulated clock (reference §2.6)', () => {
     expect(s.engine.queues.byUser.has(HAMLET)).toBe(false);
   });
 
+  it('removes an abandoned queue when its time is up, even if its client never polls again', async () => {
+    const clock = manualClock(NOW);
+    const s = sim({ clock });
+    const abandoned = await register(s, HAMLET);
+    const live = await register(s, ID.othello);
+    clock.advance(300);
+    await poll(s, ID.othello, { queue_id: live.queue_id, last_event_id: -1, dont_block: true });
+    clock.advance(360);
+    // No queue endpoint is called after Hamlet's queue expired: it is gone when the clock passes
+    // its expiry, so the next message queues nothing for it.
+    await send(s, ID.othello, { type: 'direct', to: `[${HAMLET}]`, content: 'anyone?' });
+    expect([...s.engine.queues.byId.keys()]).toEqual([live.queue_id]);
+    expect((await poll(s, HAMLET, { queue_id: abandoned.queue_id, last_event_id: -1 })).body).toEqual(badQueue(abandoned.queue_id));
+  });
+
+  it('keeps a queue whose poll is parked, however long it waits', async () => {
+    const clock = manualClock(NOW);
+    const s = sim({ clock, longPollTimeoutMs: 60_000 });
+    const { queue_id } = await register(s, HAMLET, { event_types: ['message'] });
+    const parked = poll(s, HAMLET, { queue_id, last_event_id: -1 });
+    clock.advance(7 * 86_400);
+    await send(s, ID.othello, { type: 'direct', to: `[${HAMLET}]`, content: 'still there' });
+    expect((await parked).body.events.map((e: { message: { content: string } }) => e.message.content)).toEqual(['still there']);
+  });
+
   it('drops a queue that holds too many unread events instead of growing without bound', async () => {
     const s = sim();
     const { queue_id } = await register(s, HAMLET);

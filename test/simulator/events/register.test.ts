@@ -65,6 +65,7 @@ describe('parameters and their errors (first failing one, alphabetically)', () =
     ['narrow null is no narrow, but not a null term', { narrow: [null] }, 'narrow[0] is not a list'],
     ['narrow dict term', { narrow: [{ operator: 'stream', operand: 'Denmark' }] }, 'narrow[0] is not a list'],
     ['narrow operator', { narrow: [['search', 'x']] }, 'Operator search not supported.'],
+    ['narrow operator GET /messages knows', { narrow: [['exact-topic', 'x']] }, 'Operator exact-topic not supported.'],
     ['narrow is:followed', { narrow: [['is', 'followed']] }, 'Operand followed not supported.'],
     ['queue_lifespan_secs', { queue_lifespan_secs: '1.5' }, 'queue_lifespan_secs is not an integer'],
     ['slim_presence', { slim_presence: 'null' }, 'slim_presence is not a boolean'],
