@@ -5,13 +5,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '../../simulator/engine/server-version.ts';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 
 // zulip-js is CommonJS without types: zulipInit(config) resolves to the client.
 type Call = (params?: Record<string, unknown>) => Promise<any>;
 interface ZulipClient {
+  callOnEachEvent(callback: (event: Record<string, any>) => void, eventTypes?: string[] | null): Promise<never>;
   users: { retrieve: Call; create: Call; me: { getProfile: Call; subscriptions: { add: Call } } };
   streams: { retrieve: Call; topics: { retrieve: Call }; deleteById: Call };
   messages: {
@@ -405,5 +406,50 @@ describe('zulip-js: realm administration', () => {
     const listed = await client.callEndpoint('/realm/profile_fields', 'GET');
     expect(listed.custom_fields[0]).toMatchObject({ id: 11, name: 'Team', hint: 'Which team?', order: 0 });
     expect(await client.callEndpoint('/realm/profile_fields/11', 'DELETE')).toEqual({ result: 'success', msg: '' });
+  });
+});
+
+// zulip-js's long-polling loop: callOnEachEvent(callback, ['message']) (the "callOnEachMessage" of
+// Zulip's other clients) registers a queue, then polls it forever, one second apart. It has no
+// stop, so the test stops its HTTP requests instead: once halted, the client's fetches never
+// settle and the loop simply ends there, holding no timer and no socket.
+describe('zulip-js: callOnEachEvent for messages', () => {
+  const helper = createRequire(import.meta.url)('zulip-js/lib/helper') as { fetch: (url: string, init?: { headers?: Record<string, string> }) => Promise<unknown> };
+  const originalFetch = helper.fetch;
+  const halted = new Set<string>();
+  let loopQueueId: string | undefined;
+  let hamlet: { id: number; delivery_email: string; api_key: string };
+
+  beforeAll(() => {
+    helper.fetch = (url, init) => (halted.has(init?.headers?.Authorization ?? '') ? new Promise(() => {}) : originalFetch(url, init));
+    hamlet = [...sim.engine.state.users.values()].find((u) => u.delivery_email === 'hamlet@zulip.com')!;
+  });
+
+  afterAll(async () => {
+    halted.add(`Basic ${Buffer.from(`${hamlet.delivery_email}:${hamlet.api_key}`).toString('base64')}`);
+    // Deleting the queue answers the parked poll; the loop's next request is halted.
+    if (loopQueueId !== undefined) await sim.request({ method: 'DELETE', path: '/api/v1/events', as: hamlet.id, query: { queue_id: loopQueueId } });
+    helper.fetch = originalFetch;
+  });
+
+  test('receives a message another user sends, with its flags, as it is sent', async () => {
+    const received: Record<string, any>[] = [];
+    const hamletClient = await zulipInit({ username: hamlet.delivery_email, apiKey: hamlet.api_key, realm: new URL(server.url).origin });
+    const queuesBefore = new Set(sim.engine.queues.byUser.get(hamlet.id) ?? []);
+    void hamletClient.callOnEachEvent((event) => received.push(event), ['message']);
+    // The loop registered its queue and its first poll is parked, waiting.
+    const loopQueue = () => (sim.engine.queues.byUser.get(hamlet.id) ?? []).find((q) => !queuesBefore.has(q));
+    await vi.waitFor(() => expect(loopQueue()?.waiter).toBeTruthy(), { timeout: 20_000 });
+    loopQueueId = loopQueue()!.id;
+    const sent = await client.messages.send({ type: 'private', to: [hamlet.id], content: 'For your **callback**' });
+    expect(sent.result).toBe('success');
+    await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 20_000 });
+    expect(received[0]).toEqual({
+      type: 'message',
+      id: 0,
+      flags: [],
+      // /register's apply_markdown defaults to false: the client gets the Markdown as written.
+      message: expect.objectContaining({ id: sent.id, sender_id: 11, sender_email: 'user11@zulip.testserver', content: 'For your **callback**', content_type: 'text/x-markdown', type: 'private' }),
+    });
   });
 });
