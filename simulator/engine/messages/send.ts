@@ -434,8 +434,16 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   let dmUserIds: number[] | null = null;
   if (addressee.kind === 'stream') {
     const stream = addressee.stream;
-    // Zulip gives UserMessage rows to the channel's subscribers only, the sender included only if subscribed.
-    recipientUserIds = subscribersOf(engine, stream.id);
+    // Zulip gives UserMessage rows to the channel's subscribers only, the sender included only if
+    // subscribed, and to the generic bots the message mentions (build_message_send_dict's
+    // mentioned_bot_user_ids), so that a bot answers mentions in channels it never joined.
+    const subscribers = subscribersOf(engine, stream.id);
+    const inChannel = new Set(subscribers);
+    const mentionedBots = [...rendered.mentionedUserIds].filter((userId) => {
+      const user = engine.state.users.get(userId);
+      return !inChannel.has(userId) && user !== undefined && user.is_active && user.is_bot && user.bot_type === 1;
+    });
+    recipientUserIds = mentionedBots.length === 0 ? subscribers : [...subscribers, ...mentionedBots].sort((a, b) => a - b);
     recipientId = stream.recipient_id;
   } else {
     dmUserIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);

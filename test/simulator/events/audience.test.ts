@@ -45,6 +45,12 @@ const rows: Row[] = [
     { message: DENMARK },
   ],
   [
+    'a channel message mentioning a generic bot not subscribed: the bot too (a mentioned UserMessage row)',
+    async () => undefined,
+    (s) => send(s, iago, { type: 'stream', to: 'Denmark', topic: 'bots', content: 'ping @**Zulip Default Bot**, @**Zulip Webhook Bot** and @**Outgoing Webhook**' }),
+    { message: [...DENMARK, defaultBot].sort((a, b) => a - b) },
+  ],
+  [
     'a private channel message: its subscribers only',
     async () => undefined,
     (s) => send(s, hamlet, { type: 'stream', to: 'core team', topic: 'secret', content: 'psst' }),
