@@ -9,6 +9,7 @@ import type { UserRecord } from '../engine/state.ts';
 import type { Route } from './route.ts';
 
 const API_KEY = /^[A-Za-z0-9]{32}$/;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Secrets (API keys, passwords) compared in constant time: the comparison never stops at the
@@ -51,7 +52,7 @@ function decodeBase64Like(encoded: string): string | null {
   if (rest === 1) return null;
   if (rest !== 0 && padding.length < 4 - rest) return null;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(data, 'base64'));
+    return STRICT_UTF8.decode(Buffer.from(data, 'base64'));
   } catch {
     return null;
   }

@@ -20,10 +20,21 @@ export function bodyLength(response: RawResponse): number {
 
 const JSON_TYPE = 'application/json';
 
+const SUCCESS_HEAD = '{"result":"success","msg":""';
+const ENVELOPE_KEYS = ['result', 'msg', 'ignored_parameters_unsupported'];
+
 export function successResponse(fields: Record<string, unknown>, ignored: string[]): RawResponse {
-  const body: Record<string, unknown> = { result: 'success', msg: '', ...fields };
-  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
-  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: `${JSON.stringify(body)}\n` };
+  const tail = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}}\n` : '}\n';
+  if (ENVELOPE_KEYS.some((key) => Object.hasOwn(fields, key))) {
+    const body: Record<string, unknown> = { result: 'success', msg: '', ...fields };
+    if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+    return { status: 200, headers: { 'content-type': JSON_TYPE }, body: `${JSON.stringify(body)}\n` };
+  }
+  // The fields' JSON spliced after result and msg: copying a large object into a new one, to
+  // serialise that, costs V8 more than serialising itself.
+  const json = JSON.stringify(fields);
+  const body = json === '{}' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${json.slice(1, -1)}${tail}`;
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
 }
 
 export function errorResponse(error: ChatError): RawResponse {

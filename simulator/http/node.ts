@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readLimited } from './body.ts';
 import type { Handle, RequestTraits } from './dispatch.ts';
-import { bodyLength, internalErrorResponse, transportErrorResponse } from './envelope.ts';
+import { internalErrorResponse, transportErrorResponse } from './envelope.ts';
 import { createHardenedServer, type HardenedServer, type ServerLimits } from './hardening.ts';
 
 /**
@@ -20,6 +20,7 @@ export const MAX_BODY_BYTES = 2.5 * 1024 * 1024;
 export const MAX_MULTIPART_BYTES = 25 * 1024 * 1024;
 
 const TOO_LARGE = transportErrorResponse(413, 'Request body too large');
+const NO_BODY = Buffer.alloc(0);
 const NO_TRAITS: RequestTraits = { maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: false };
 
 export interface HttpOptions {
@@ -69,16 +70,22 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
       return;
     }
     if (expectsContinue) res.writeContinue();
-    if (traits.longPoll) hardened.holdOpen(req);
-    // One signal for "answer now": the client hung up, or the server is shutting down.
-    const answerNow = new AbortController();
-    inFlight.add(answerNow);
-    res.once('close', () => {
-      inFlight.delete(answerNow);
-      if (!res.writableFinished) answerNow.abort();
-    });
-    if (closing) answerNow.abort();
-    readLimited(req, limit)
+    // Only a request held open (a long-poll) waits for anything, so only it listens for "answer
+    // now": the client hung up, or the server is shutting down.
+    let answerNow: AbortController | undefined;
+    if (traits.longPoll) {
+      hardened.holdOpen(req);
+      const controller = (answerNow = new AbortController());
+      inFlight.add(controller);
+      res.once('close', () => {
+        inFlight.delete(controller);
+        if (!res.writableFinished) controller.abort();
+      });
+      if (closing) controller.abort();
+    }
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
+    const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    (hasBody ? readLimited(req, limit) : Promise.resolve(NO_BODY))
       .then(async (body) => {
         if (body === null) {
           hardened.refuse(req, res, tooLarge);
@@ -86,11 +93,13 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
         }
         const headers: Record<string, string | undefined> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, signal: answerNow.signal });
+        const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, signal: answerNow?.signal });
         if (res.destroyed) return;
+        // Encoded once: its length is then known without a second pass over the text.
+        const payload = out.bytes ?? Buffer.from(out.body);
         // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).
-        const length = out.headers['content-length'] ?? String(bodyLength(out));
-        res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(out.bytes ?? out.body);
+        const length = out.headers['content-length'] ?? String(payload.length);
+        res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(payload);
       })
       .catch((error: unknown) => {
         // A client that hung up mid-body has nobody left to answer: not a server fault.
