@@ -95,6 +95,11 @@ export interface EventQueues {
   /** Queues that also see public-channel messages they are no recipient of. */
   readonly realmWide: Set<EventQueue>;
   lastGc: number;
+  /**
+   * No queue expires before this (parked queues counted too, so that releasing one cannot make it
+   * wrong): the clock step looks at the queues only once the present reaches it.
+   */
+  expiryHint: number;
   /** Deliver committed events (see the file comment). */
   publish(effects: readonly Effect[]): void;
 }
@@ -114,6 +119,7 @@ export function createEventQueues(engine: Engine, seed: number | string): EventQ
     byUser: new Map(),
     realmWide: new Set(),
     lastGc: Number.NEGATIVE_INFINITY,
+    expiryHint: Number.POSITIVE_INFINITY,
     publish(effects) {
       if (queues.byId.size === 0) return;
       const woken = new Set<EventQueue>();
@@ -174,12 +180,21 @@ export function collectGarbage(engine: Engine, at = now(engine)): void {
   for (const q of [...queues.byId.values()]) if (isExpired(q, at)) remove(queues, q);
 }
 
-/** When the next queue nobody is polling runs out of lifespan, if any (the clock step's timer). */
-export function nextQueueExpiry(engine: Engine): number | undefined {
+/**
+ * When the next queue nobody is polling runs out of lifespan (the clock step's timer): exact when
+ * that is by `until`, else possibly just a moment after `until` before which none expires.
+ */
+export function nextQueueExpiry(engine: Engine, until: number): number | undefined {
+  const queues = engine.queues;
+  if (queues.expiryHint > until) return queues.expiryHint === Number.POSITIVE_INFINITY ? undefined : queues.expiryHint;
   let next: number | undefined;
-  for (const q of engine.queues.byId.values()) {
-    if (q.waiter === null && (next === undefined || expiresAt(q) < next)) next = expiresAt(q);
+  let hint = Number.POSITIVE_INFINITY;
+  for (const q of queues.byId.values()) {
+    const at = expiresAt(q);
+    if (at < hint) hint = at;
+    if (q.waiter === null && (next === undefined || at < next)) next = at;
   }
+  queues.expiryHint = hint;
   return next;
 }
 
@@ -225,6 +240,7 @@ export function allocateQueue(engine: Engine, userId: number, options: QueueOpti
     waiter: null,
   };
   queues.byId.set(id, q);
+  queues.expiryHint = Math.min(queues.expiryHint, expiresAt(q));
   const list = queues.byUser.get(userId);
   if (list) list.push(q);
   else queues.byUser.set(userId, [q]);

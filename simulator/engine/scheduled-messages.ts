@@ -194,6 +194,7 @@ export function scheduleMessage(engine: Engine, sender: UserRecord, input: Sched
     failureMessage: null,
   };
   engine.state.scheduledMessages.set(record.id, record);
+  lowerDueHint(engine, record.scheduledTimestamp);
   const event = effect({ type: 'scheduled_messages', op: 'add', scheduled_messages: [formatScheduledMessage(record)] }, [sender.id]);
   return outcome({ scheduled_message_id: record.id }, [event]);
 }
@@ -253,6 +254,7 @@ export function editScheduledMessage(engine: Engine, sender: UserRecord, id: num
   record.client = edit.client;
   record.failed = false;
   record.failureMessage = null;
+  lowerDueHint(engine, record.scheduledTimestamp);
   return outcome({}, [updateEvent(record)]);
 }
 
@@ -290,9 +292,25 @@ function nextPending(engine: Engine): ScheduledMessageRecord | undefined {
   return best;
 }
 
-/** When the next scheduled message is due, if any is waiting. */
-export function nextScheduledDelivery(engine: Engine): number | undefined {
-  return nextPending(engine)?.scheduledTimestamp;
+/**
+ * No pending message is due before this, per store of scheduled messages (a state replaced whole
+ * starts without one): the clock step looks at the messages only once the present reaches it.
+ */
+const dueHints = new WeakMap<Map<number, ScheduledMessageRecord>, number>();
+
+function lowerDueHint(engine: Engine, timestamp: number): void {
+  const store = engine.state.scheduledMessages;
+  dueHints.set(store, Math.min(dueHints.get(store) ?? Number.NEGATIVE_INFINITY, timestamp));
+}
+
+/** When the next scheduled message is due: exact when that is by `until`, else a moment after it. */
+export function nextScheduledDelivery(engine: Engine, until: number): number | undefined {
+  const store = engine.state.scheduledMessages;
+  const hint = dueHints.get(store) ?? Number.NEGATIVE_INFINITY;
+  if (hint > until) return hint === Number.POSITIVE_INFINITY ? undefined : hint;
+  const next = nextPending(engine)?.scheduledTimestamp;
+  dueHints.set(store, next ?? Number.POSITIVE_INFINITY);
+  return next;
 }
 
 /** The failure that keeps Notification Bot quiet (Zulip's UserDeactivatedError). */

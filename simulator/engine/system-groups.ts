@@ -89,6 +89,7 @@ function membersEvent(engine: Engine, op: 'add_members' | 'remove_members', grou
  */
 export function joinSystemGroups(engine: Engine, user: UserRecord, now: number): Effect[] {
   const state = engine.state;
+  forgetPromotionHint(engine);
   const joined = [systemGroup(state, ROLE_GROUP[user.role])];
   if (isFullMember(state, user, now)) joined.push(systemGroup(state, 'role:fullmembers'));
   for (const group of joined) group.members.add(user.id);
@@ -102,6 +103,7 @@ export function joinSystemGroups(engine: Engine, user: UserRecord, now: number):
 export function moveBetweenSystemGroups(engine: Engine, user: UserRecord, oldRole: Role, now: number): Effect[] {
   if (oldRole === user.role) return [];
   const state = engine.state;
+  forgetPromotionHint(engine);
   const before = systemGroup(state, ROLE_GROUP[oldRole]);
   const after = systemGroup(state, ROLE_GROUP[user.role]);
   before.members.delete(user.id);
@@ -127,6 +129,7 @@ export function moveBetweenSystemGroups(engine: Engine, user: UserRecord, oldRol
  */
 export function updateFullMembers(engine: Engine, now: number): Effect[] {
   const state = engine.state;
+  forgetPromotionHint(engine);
   const full = systemGroup(state, 'role:fullmembers');
   const leaving: number[] = [];
   const joining: number[] = [];
@@ -149,23 +152,37 @@ export function updateFullMembers(engine: Engine, now: number): Effect[] {
   return events;
 }
 
-/** The moment a member reaches the waiting period, for members who are not full members yet. */
-function promotionTimes(engine: Engine): Map<number, number> {
-  const state = engine.state;
-  const full = systemGroup(state, 'role:fullmembers');
-  const waiting = state.realm.waiting_period_threshold * 86_400;
-  const out = new Map<number, number>();
-  for (const user of state.users.values()) {
-    if (user.is_system_bot || !user.is_active || user.role !== ROLE.member || full.members.has(user.id)) continue;
-    out.set(user.id, user.date_joined + waiting);
-  }
-  return out;
+/** When a member who is not a full member yet reaches the waiting period; undefined for anyone else. */
+function promotionTime(user: UserRecord, full: ReadonlySet<number>, waiting: number): number | undefined {
+  if (user.role !== ROLE.member || full.has(user.id) || !user.is_active || user.is_system_bot) return undefined;
+  return user.date_joined + waiting;
 }
 
-/** When the next member becomes a full member as time passes, if anyone is waiting. */
-export function nextFullMemberPromotion(engine: Engine): number | undefined {
+/**
+ * No member becomes a full member before `at`, as long as the realm has `users` users: the clock
+ * step reads every user only once the present reaches it. Kept per user table (a state replaced
+ * whole starts without one) and forgotten by whatever can make someone wait anew: a role or
+ * waiting-period change, a new user, a reactivation.
+ */
+const promotionHints = new WeakMap<Map<number, UserRecord>, { at: number; users: number }>();
+
+export function forgetPromotionHint(engine: Engine): void {
+  promotionHints.delete(engine.state.users);
+}
+
+/** When the next member becomes a full member: exact when that is by `until`, else a moment after it. */
+export function nextFullMemberPromotion(engine: Engine, until: number): number | undefined {
+  const state = engine.state;
+  const hint = promotionHints.get(state.users);
+  if (hint && hint.users === state.users.size && hint.at > until) return hint.at === Number.POSITIVE_INFINITY ? undefined : hint.at;
+  const full = systemGroup(state, 'role:fullmembers').members;
+  const waiting = state.realm.waiting_period_threshold * 86_400;
   let next: number | undefined;
-  for (const at of promotionTimes(engine).values()) if (next === undefined || at < next) next = at;
+  for (const user of state.users.values()) {
+    const at = promotionTime(user, full, waiting);
+    if (at !== undefined && (next === undefined || at < next)) next = at;
+  }
+  promotionHints.set(state.users, { at: next ?? Number.POSITIVE_INFINITY, users: state.users.size });
   return next;
 }
 
@@ -174,9 +191,16 @@ export function nextFullMemberPromotion(engine: Engine): number | undefined {
  * the realm (Zulip's promote_new_full_members job, run at the very moment rather than daily).
  */
 export function promoteFullMembers(engine: Engine, at: number): { value: number[]; events: Effect[] } {
-  const joining = [...promotionTimes(engine)].filter(([, due]) => due <= at).map(([id]) => id).sort((a, b) => a - b);
+  const state = engine.state;
+  const full = systemGroup(state, 'role:fullmembers');
+  const waiting = state.realm.waiting_period_threshold * 86_400;
+  const joining: number[] = [];
+  for (const user of state.users.values()) {
+    const due = promotionTime(user, full.members, waiting);
+    if (due !== undefined && due <= at) joining.push(user.id);
+  }
   if (joining.length === 0) return { value: [], events: [] };
-  const full = systemGroup(engine.state, 'role:fullmembers');
+  joining.sort((a, b) => a - b);
   for (const id of joining) full.members.add(id);
   return { value: joining, events: [effect({ type: 'user_group', op: 'add_members', group_id: full.id, user_ids: joining }, activeUserIds(engine))] };
 }

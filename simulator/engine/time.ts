@@ -34,8 +34,11 @@ export interface ClockReport {
 }
 
 interface TimedWork {
-  /** The earliest moment something of this kind is due, if anything is waiting. */
-  next(engine: Engine): number | undefined;
+  /**
+   * The earliest moment something of this kind is due, if anything is waiting: exact when it is
+   * by `until`; past `until`, any moment before which nothing is due (so a cheap bound will do).
+   */
+  next(engine: Engine, until: number): number | undefined;
   /** Do what is due at the present (the clock reads it), with its events. */
   run(engine: Engine, at: number): Outcome<TimedOccurrence | undefined>;
 }
@@ -73,7 +76,7 @@ export function clockNow(engine: Engine): number {
 function earliestDue(engine: Engine, until: number): { work: TimedWork; at: number } | undefined {
   let found: { work: TimedWork; at: number } | undefined;
   for (const work of TIMED_WORK) {
-    const at = work.next(engine);
+    const at = work.next(engine, until);
     if (at !== undefined && at <= until && (!found || at < found.at)) found = { work, at };
   }
   return found;
@@ -111,20 +114,30 @@ export function catchUp(engine: Engine): ClockReport {
   return step(engine, present, present);
 }
 
+/**
+ * How far each engine's timed work has been run: up to the end of its last step. Something that
+ * was due earlier but only became due since (a member reactivated after the waiting period) runs
+ * at this moment, not back in the past.
+ */
+const settled = new WeakMap<Engine, number>();
+
 function step(engine: Engine, from: number, target: number): ClockReport {
   const clock = engine.deps.clock;
   const occurred: TimedOccurrence[] = [];
+  const floor = settled.get(engine) ?? Number.NEGATIVE_INFINITY;
   // Each run can make more work (a failure's notice is a message, not new timed work), so the
   // earliest due thing is looked up afresh every time.
   for (let due = earliestDue(engine, target); due; due = earliestDue(engine, target)) {
-    // Nothing runs earlier than a moment the engine has already handed out.
-    const at = Math.max(due.at, clock.latest());
+    // Nothing runs earlier than a moment the engine has already handed out or already settled.
+    const at = Math.max(due.at, clock.latest(), floor);
     clock.moveTo(at);
     const work = due.work;
     const happened = clock.pinned(at, () => commit(engine, work.run(engine, at)));
     if (happened) occurred.push(happened);
-    else if ((work.next(engine) ?? Infinity) <= at) throw new Error(`simulated clock: due work at ${at} made no progress`);
+    else if ((work.next(engine, at) ?? Infinity) <= at) throw new Error(`simulated clock: due work at ${at} made no progress`);
   }
   clock.moveTo(target);
-  return { from, to: clock.peek(), occurred };
+  const to = clock.peek();
+  settled.set(engine, to);
+  return { from, to, occurred };
 }

@@ -24,7 +24,7 @@ import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { addUserToIndexes } from './fixture.ts';
 import { subscribeNewUser } from './subscriptions.ts';
-import { joinSystemGroups, moveBetweenSystemGroups } from './system-groups.ts';
+import { forgetPromotionHint, joinSystemGroups, moveBetweenSystemGroups } from './system-groups.ts';
 import { codePointLength } from './text.ts';
 import { formatUser } from './users.ts';
 import {
@@ -334,6 +334,8 @@ export function reactivateUser(engine: Engine, actor: UserRecord, userId: number
   }
 
   target.is_active = true;
+  // A member who left before the waiting period ended may now be due to become a full member.
+  forgetPromotionHint(engine);
   const events: Effect[] = [effect({ type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: true } }, activeUserIds(engine))];
   if (target.is_bot) {
     const owner = target.bot_owner_id === null ? undefined : engine.state.users.get(target.bot_owner_id);

@@ -97,6 +97,37 @@ describe('what comes due runs in time order, each at its own moment', () => {
     expect(group.body.is_user_group_member).toBe(true);
   });
 
+  it('promotes a member reactivated after the waiting period at once, and none while deactivated', async () => {
+    const fixture = devFixture();
+    fixture.realm.waiting_period_threshold = 1;
+    const s = sim({ fixture });
+    const userId = (await call(s, iago, 'POST', '/users', { email: 'newbie@zulip.com', password: 'pw-newbie-1', full_name: 'Newbie' })).body.user_id as number;
+    expect(s.clock.advance(60).occurred).toEqual([]);
+    await call(s, iago, 'DELETE', `/users/${userId}`);
+    expect(s.clock.advance(2 * 86_400).occurred.filter((o) => o.kind === 'full_members_promoted')).toEqual([]);
+    await call(s, iago, 'POST', `/users/${userId}/reactivate`);
+    expect(s.clock.advance(1).occurred).toEqual([{ at: NOW + 2 * 86_400 + 60, kind: 'full_members_promoted', user_ids: [userId] }]);
+  });
+
+  it('expires each queue at its own end, a newer one first when the older was polled, and a long-parked one once released', async () => {
+    const s = sim({ longPollTimeoutMs: 60_000 });
+    const older = (await register(s, hamlet)).queue_id;
+    s.clock.advance(300);
+    const newer = (await register(s, othello)).queue_id;
+    s.clock.advance(200);
+    await poll(s, hamlet, { queue_id: older, last_event_id: -1, dont_block: true });
+    expect(s.clock.advance(400).occurred).toEqual([{ at: NOW + 900, kind: 'event_queues_expired', queue_ids: [newer] }]);
+    expect(s.clock.advance(200).occurred).toEqual([{ at: NOW + 1100, kind: 'event_queues_expired', queue_ids: [older] }]);
+
+    const parked = (await register(s, iago)).queue_id;
+    const walkAway = new AbortController();
+    const waiting = poll(s, iago, { queue_id: parked, last_event_id: -1 }, walkAway.signal);
+    expect(s.clock.advance(700).occurred).toEqual([]);
+    walkAway.abort();
+    expect((await waiting).status).toBe(200);
+    expect(s.clock.advance(0).occurred).toEqual([{ at: NOW + 1800, kind: 'event_queues_expired', queue_ids: [parked] }]);
+  });
+
   it('runs a queue expiry, a promotion and scheduled messages in the order of their moments', async () => {
     const fixture = devFixture();
     fixture.realm.waiting_period_threshold = 1;

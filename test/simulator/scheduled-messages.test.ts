@@ -282,6 +282,14 @@ describe('delivery on the simulated clock', () => {
     expect(s.clock.now()).toBe(NOW + 7200);
   });
 
+  it('sends at the earlier time a message was moved to', async () => {
+    const s = sim();
+    await schedule(s, hamlet, channelBody({ scheduled_delivery_timestamp: T + 3000 }));
+    s.clock.advance(60);
+    await call(s, hamlet, 'PATCH', '/scheduled_messages/1', { scheduled_delivery_timestamp: NOW + 120 });
+    expect(s.clock.advance(60).occurred).toEqual([expect.objectContaining({ at: NOW + 120, kind: 'scheduled_message', scheduled_message_id: 1 })]);
+  });
+
   it('sends what a clock moved by its owner brought due, before the next request, at its own time', async () => {
     let t = NOW;
     const s = sim({ clock: { now: () => t } });
