@@ -3,7 +3,7 @@
  * never reads the wall clock or a global random source, so the same seed and the same calls give the same state.
  */
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plus, xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import type { SimulatedClock } from './simulated-clock.ts';
 
 export interface Clock {
@@ -62,6 +62,8 @@ export interface Random {
   int(min: number, max: number): number;
   /** `length` characters drawn from `alphabet`. */
   string(length: number, alphabet?: string): string;
+  /** The generator's position, plain numbers: `resumeRandom` continues from it (snapshots). */
+  getState(): number[];
 }
 
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -82,7 +84,15 @@ export function seedToInt(seed: number | string): number {
 }
 
 export function seededRandom(seed: number | string): Random {
-  const rng = xoroshiro128plus(seedToInt(seed));
+  return randomFrom(xoroshiro128plus(seedToInt(seed)));
+}
+
+/** A source that draws exactly what the one whose `getState()` gave `state` would draw next. */
+export function resumeRandom(state: readonly number[]): Random {
+  return randomFrom(xoroshiro128plusFromState(state));
+}
+
+function randomFrom(rng: ReturnType<typeof xoroshiro128plus>): Random {
   // uniformInt advances `rng` in place (pure-rand 8), so draws are sequential and reproducible.
   const int = (min: number, max: number): number => uniformInt(rng, min, max);
   return {
@@ -92,6 +102,7 @@ export function seededRandom(seed: number | string): Random {
       for (let i = 0; i < length; i++) out += alphabet[int(0, alphabet.length - 1)];
       return out;
     },
+    getState: () => [...rng.getState()],
   };
 }
 

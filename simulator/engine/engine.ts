@@ -6,11 +6,12 @@
  */
 import type { Fixture } from '../../types/chat/fixture.ts';
 import type { Engine } from './core.ts';
-import { seededRandom, type Clock, type Deps } from './deps.ts';
-import { createEventQueues } from './event-queue.ts';
+import { resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
+import { createEventQueues, restoreQueues, type QueuesData } from './event-queue.ts';
 import { loadFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
 import { simulatedClock } from './simulated-clock.ts';
+import type { State } from './state.ts';
 import { renderProfileData } from './users.ts';
 
 export interface EngineOptions {
@@ -26,5 +27,39 @@ export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);
   // Messages need users, channels and subscriptions in place, so the history is seeded last.
   seedMessages(engine, fixture.messages);
+  return engine;
+}
+
+/** Where an engine stands beyond its state: its clock, random sources and event queues (see snapshots). */
+export interface EngineContinuation {
+  /** The simulated present and the latest reading handed out (null: none yet) of the engine being continued. */
+  clock: { present: number; latest: number | null };
+  /** `deps.random.getState()` of the engine being continued. */
+  random: number[];
+  queues: QueuesData;
+}
+
+/** Where the engine's simulated clock stands, for a continuation. */
+export function clockPosition(engine: Engine): EngineContinuation['clock'] {
+  const latest = engine.deps.clock.latest();
+  return { present: engine.deps.clock.peek(), latest: Number.isFinite(latest) ? latest : null };
+}
+
+/**
+ * An engine that continues another: its state (as decoded from a snapshot), its random source's
+ * position and its event queues, on the given time source, moved forward to the continued
+ * engine's present if it is behind (simulated time never goes back). The same calls then give the
+ * same answers.
+ */
+export function resumeEngine(state: State, continuation: EngineContinuation, options: EngineOptions): Engine {
+  const clock = simulatedClock(options.clock);
+  clock.moveTo(continuation.clock.present);
+  const latest = continuation.clock.latest;
+  // What the continued engine handed out stays handed out: nothing runs before it.
+  if (latest !== null) clock.pinned(latest, () => undefined);
+  const deps: Deps = { clock, random: resumeRandom(continuation.random) };
+  const engine = { state, deps } as Engine;
+  engine.queues = createEventQueues(engine, options.seed ?? 0);
+  restoreQueues(engine, continuation.queues);
   return engine;
 }

@@ -17,7 +17,7 @@
  */
 import type { Message } from '../../types/chat/message.ts';
 import type { Engine } from './core.ts';
-import { seededRandom, type Random } from './deps.ts';
+import { resumeRandom, seededRandom, type Random } from './deps.ts';
 import { withoutPronounsType, type CustomProfileFieldDict } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
 import type { Effect, MessageFanout } from './events.ts';
@@ -511,5 +511,74 @@ function deliverMessage(queues: Internals, e: Effect, m: MessageFanout, woken: S
     if (m.senderQueueId !== undefined && m.localId !== undefined && q.id === m.senderQueueId) event.local_message_id = m.localId;
     push(queues, q, event);
     if (q.waiter) woken.add(q);
+  }
+}
+
+// ---------------------------------------------------------------- snapshots
+
+/** One queue as plain data: everything but the parked poll, which belongs to a connection. */
+export interface QueueData {
+  id: string;
+  userId: number;
+  options: Omit<QueueOptions, 'eventTypes'> & { eventTypes: string[] | null };
+  timeoutSecs: number;
+  events: QueuedEvent[];
+  nextEventId: number;
+  newestPrunedId: number;
+  virtual: [string, QueuedEvent][];
+  lastConnectionTime: number;
+}
+
+/** Every queue in allocation order, the last sweep, and where the queue-id source stands. */
+export interface QueuesData {
+  queues: QueueData[];
+  lastGc: number;
+  random: number[];
+}
+
+export function queuesData(engine: Engine): QueuesData {
+  const queues = internals(engine);
+  return {
+    queues: [...queues.byId.values()].map((q) => ({
+      id: q.id,
+      userId: q.userId,
+      options: { ...q.options, eventTypes: q.options.eventTypes === null ? null : [...q.options.eventTypes] },
+      timeoutSecs: q.timeoutSecs,
+      events: q.events,
+      nextEventId: q.nextEventId,
+      newestPrunedId: q.newestPrunedId,
+      virtual: [...q.virtual],
+      lastConnectionTime: q.lastConnectionTime,
+    })),
+    lastGc: queues.lastGc,
+    random: queues.random.getState(),
+  };
+}
+
+/** Queues as `queuesData` gave them, on an engine that has none yet (nobody is parked on them). */
+export function restoreQueues(engine: Engine, data: QueuesData): void {
+  const queues = internals(engine);
+  queues.random = resumeRandom(data.random);
+  queues.lastGc = data.lastGc;
+  for (const d of data.queues) {
+    const options: QueueOptions = { ...d.options, eventTypes: d.options.eventTypes === null ? null : new Set(d.options.eventTypes) };
+    const q: EventQueue = {
+      id: d.id,
+      userId: d.userId,
+      options,
+      accepts: eventNarrowPredicate(options.narrow),
+      timeoutSecs: d.timeoutSecs,
+      events: d.events,
+      nextEventId: d.nextEventId,
+      newestPrunedId: d.newestPrunedId,
+      virtual: new Map(d.virtual),
+      lastConnectionTime: d.lastConnectionTime,
+      waiter: null,
+    };
+    queues.byId.set(q.id, q);
+    const list = queues.byUser.get(q.userId);
+    if (list) list.push(q);
+    else queues.byUser.set(q.userId, [q]);
+    if (options.allPublicStreams || options.narrow.length > 0) queues.realmWide.add(q);
   }
 }

@@ -62,9 +62,20 @@ export function pushServiceError(failure: PushServiceFailure): ChatError {
   }
 }
 
-/** Make the simulated push service fail (or, with null, work again) for every push from now on. */
-export function setPushServiceFailure(engine: Engine, failure: PushServiceFailure | null): void {
-  engine.state.pushService.failure = failure;
+/**
+ * Make the simulated push service fail (or, with null, work again): for every push from now on,
+ * or for the next `times` pushes only.
+ */
+export function setPushServiceFailure(engine: Engine, failure: PushServiceFailure | null, times: number | null = null): void {
+  engine.state.pushService = { failure, remaining: failure === null ? null : times };
+}
+
+/** The failure the next push meets, if any (counted: a failure set for N pushes wears off). */
+function takePushServiceFailure(engine: Engine): PushServiceFailure | null {
+  const service = engine.state.pushService;
+  const failure = service.failure;
+  if (failure !== null && service.remaining !== null && --service.remaining === 0) engine.state.pushService = { failure: null, remaining: null };
+  return failure;
 }
 
 function recordPushes(engine: Engine, pushes: OutgoingPush[]): void {
@@ -81,7 +92,7 @@ function recordPushes(engine: Engine, pushes: OutgoingPush[]): void {
 export function sendE2eeTestNotification(engine: Engine, user: UserRecord, deviceId?: number): Outcome<Record<string, never>> {
   const devices = activePushDevices(engine, user, deviceId);
   if (devices.length === 0) throw new ChatError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
-  const failure = engine.state.pushService.failure;
+  const failure = takePushServiceFailure(engine);
   if (failure !== null) throw pushServiceError(failure);
   const realm = engine.state.realm;
   const time = nowSeconds(engine);

@@ -497,6 +497,18 @@ export interface OutgoingPush {
   timestamp: number;
 }
 
+/** A request Zulip would POST to an outgoing-webhook bot's endpoint (outgoing-webhooks.ts), recorded instead. */
+export interface OutgoingWebhookRecord {
+  botId: number;
+  url: string;
+  contentType: string;
+  /** The request body, byte for byte. */
+  body: string;
+  trigger: 'mention' | 'direct_message';
+  messageId: number;
+  timestamp: number;
+}
+
 /** How the simulated push service answers: normally, or with one of Zulip's three failures. */
 export const PUSH_SERVICE_FAILURES = ['admin_action_required', 'failed_to_connect', 'server_error'] as const;
 export type PushServiceFailure = (typeof PUSH_SERVICE_FAILURES)[number];
@@ -582,8 +594,11 @@ export interface State {
   clientDevices: Map<number, ClientDeviceRecord>;
   /** Push notifications sent, oldest first (bounded like the event log). */
   pushOutbox: OutgoingPush[];
-  /** The simulated push service; a failure makes every push fail that way until cleared. */
-  pushService: { failure: PushServiceFailure | null };
+  /**
+   * The simulated push service: a failure makes pushes fail that way, the next `remaining` of them
+   * (then it works again) or, with remaining null, until cleared.
+   */
+  pushService: { failure: PushServiceFailure | null; remaining: number | null };
   /**
    * User id → topic key (`userTopicKey`) → the user's topic setting, oldest change first (a change
    * moves the row to the end, as Zulip replaces the row).
@@ -596,6 +611,10 @@ export interface State {
   alertWords: Map<number, string[]>;
   /** User id → the users they muted → when (Unix seconds), oldest mute first. */
   mutedUsers: Map<number, Map<number, number>>;
+  /** Requests outgoing-webhook bots would have been sent, oldest first (bounded like pushOutbox). */
+  outgoingWebhooks: OutgoingWebhookRecord[];
+  /** Bot id → when its owner was last warned that it sent to a missing or empty channel (Zulip's last_reminder). */
+  botOwnerAlerts: Map<number, number>;
 }
 
 export function emptyState(realm: Realm): State {
@@ -626,10 +645,12 @@ export function emptyState(realm: Realm): State {
     pushTokens: [],
     clientDevices: new Map(),
     pushOutbox: [],
-    pushService: { failure: null },
+    pushService: { failure: null, remaining: null },
     userTopics: new Map(),
     alertWords: new Map(),
     mutedUsers: new Map(),
+    outgoingWebhooks: [],
+    botOwnerAlerts: new Map(),
   };
 }
 

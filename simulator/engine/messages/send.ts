@@ -23,6 +23,7 @@ import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
 import { usersWhoMuted } from '../muted-users.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
+import { recordOutgoingWebhooks } from '../outgoing-webhooks.ts';
 import { unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
 import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
@@ -145,8 +146,6 @@ export function checkTopicsPolicy(engine: Engine, stream: StreamRecord, topic: s
 
 /** Zulip's BOT_OWNER_STREAM_ALERT_WAITPERIOD: one warning per bot per minute. */
 const BOT_OWNER_ALERT_WAIT_SECONDS = 60;
-/** Each bot's last warning (Zulip reuses UserProfile.last_reminder); a fresh engine has fresh records. */
-const lastBotOwnerAlert = new WeakMap<UserRecord, number>();
 
 /**
  * send_pm_if_empty_stream: a bot that sends to a missing channel, or to one without
@@ -159,7 +158,7 @@ function notifyBotOwner(engine: Engine, sender: UserRecord, what: string): void 
   const bot = notificationBot(engine);
   if (!owner || !bot) return;
   const now = engine.deps.clock.now();
-  const last = lastBotOwnerAlert.get(sender);
+  const last = engine.state.botOwnerAlerts.get(sender.id);
   if (last !== undefined && now - last <= BOT_OWNER_ALERT_WAIT_SECONDS) return;
   commit(
     engine,
@@ -174,7 +173,7 @@ function notifyBotOwner(engine: Engine, sender: UserRecord, what: string): void 
       timestamp: nowSeconds(engine),
     }),
   );
-  lastBotOwnerAlert.set(sender, now);
+  engine.state.botOwnerAlerts.set(sender.id, now);
 }
 
 /** Zulip's extract_stream_indicator: a raw name, a JSON name or id, or a one-element JSON list. */
@@ -489,6 +488,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     hasImage: rendered.hasImage,
   };
   const stored = appendMessage(engine.state.messages, message);
+  recordOutgoingWebhooks(engine, sender, stored, rendered.mentionedUserIds);
   // Zulip claims the linked uploads before the message goes out, so their events come first.
   const claimed = claimAttachments(engine, sender, stored, linkedUploadPaths(engine, rendered.html));
   return outcome({ id }, [...claimed, messageEvent(stored, recipientUserIds, rows, checked)]);
