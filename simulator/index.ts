@@ -13,11 +13,19 @@ import { closeAllQueues } from './engine/event-queue.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
 import { setPushServiceFailure } from './engine/push.ts';
 import type { PushServiceFailure } from './engine/state.ts';
-import { API_PREFIX, createDispatcher, type Handle } from './http/dispatch.ts';
+import { API_PREFIX, createDispatcher, type Handle, type RawRequest } from './http/dispatch.ts';
 import type { RawResponse } from './http/envelope.ts';
 import { zulipHeartbeatDelays } from './http/long-poll.ts';
 import { listenHttp, type HttpOptions, type Listening } from './http/node.ts';
 import { routes } from './http/routes/index.ts';
+import { createControlHandler } from './control/dispatch.ts';
+import { createFaults } from './control/faults.ts';
+import { createFrontDoor } from './control/harness.ts';
+import { createJournal, type JournalLimits } from './control/journal.ts';
+import { clearOutbox, readOutbox } from './control/outbox.ts';
+import type { Controls } from './control/routes.ts';
+import { engineFromSnapshot, takeSnapshot } from './control/snapshot.ts';
+import type { Snapshot } from '../types/control/control.ts';
 
 export { FixtureError } from './engine/fixture.ts';
 export type { Engine } from './engine/core.ts';
@@ -26,6 +34,18 @@ export type { ClockReport, SimulatorClock, TimedOccurrence } from './clock-contr
 export { PUSH_SERVICE_FAILURES, type PushServiceFailure } from './engine/state.ts';
 export { routes } from './http/routes/index.ts';
 export { routePrefix } from './http/dispatch.ts';
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError } from './control/snapshot.ts';
+export { ControlError } from './control/errors.ts';
+export { CONTROL_PREFIX } from './control/routes.ts';
+export type { JournalFilter, JournalLimits } from './control/journal.ts';
+export type {
+  Fault,
+  FaultRequest,
+  JournalEntry,
+  Outbox,
+  PushServiceState,
+  Snapshot,
+} from '../types/control/control.ts';
 
 export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
 
@@ -60,6 +80,17 @@ export interface SimulatorOptions {
    * milliseconds (a number, or a function asked once per parked poll). Default: Zulip's 45–55 s.
    */
   longPollTimeoutMs?: number | (() => number);
+  /**
+   * Let clients that are not on this machine use the control API (/__simulator) over HTTP.
+   * Default false: they get 403.
+   */
+  allowRemoteControl?: boolean;
+  /** How much the request journal keeps (default 10,000 requests, 64 MiB of bodies); false: nothing. */
+  journal?: Partial<JournalLimits> | false;
+}
+
+export interface ResetOptions {
+  fixture?: Fixture | string;
 }
 
 export type Credentials = string | number | { username: string; password: string } | null;
@@ -73,6 +104,8 @@ export interface SimRequest {
   query?: Record<string, unknown>;
   /** Form fields: strings as-is, anything else JSON-encoded (as clients send them). */
   body?: Record<string, unknown>;
+  /** A JSON body instead (the control API's requests), sent as application/json. */
+  json?: unknown;
   /** Files to upload: the request becomes multipart/form-data, `body` its other fields. */
   files?: Record<string, SimFile>;
   headers?: Record<string, string>;
@@ -98,28 +131,54 @@ export interface SimResponse {
   body: any;
 }
 
-export interface Simulator {
+/**
+ * A simulator in-process. Besides `request` and `listen`, the controls of the control API
+ * (control/routes.ts), which HTTP clients reach under /__simulator: reset, snapshot and restore,
+ * the outbox, faults, the push service and the request journal.
+ */
+export interface Simulator extends Controls {
   request(req: SimRequest): Promise<SimResponse>;
   readonly engine: Engine;
-  /** Plain JSON of the whole state (Maps and Sets turned into objects and arrays). */
-  snapshot(): unknown;
+  /**
+   * The whole simulated server as one JSON document (versioned; see control/snapshot.ts): state,
+   * event queues and where the random sources stand. `restore` continues from it exactly.
+   */
+  snapshot(): Snapshot;
+  /**
+   * Continue from a snapshot (this simulator's or another's, of the same format version): every
+   * later request is answered as the snapshotted simulator would have answered it, given the same
+   * clock. Parked polls of the state being replaced are answered. Throws SnapshotError (state
+   * untouched) when the snapshot cannot be restored. Faults and the journal stay as they are.
+   */
+  restore(snapshot: unknown): void;
   /**
    * Back to the fixture's state (same seed, fresh clock, still following real time if it was);
-   * parked polls are answered, queues forgotten.
+   * parked polls are answered, queues forgotten, faults and the journal cleared. With a fixture (an object, or a path to a JSON
+   * file), that fixture instead, for this reset only; a bad one throws FixtureError and changes
+   * nothing.
    */
-  reset(): void;
+  reset(options?: ResetOptions): void;
   /** The simulated clock: read it, advance it, set it later, follow real time (README: Simulated time). */
   readonly clock: SimulatorClock;
   /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
   listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;
-  /** The raw dispatcher (what the HTTP server calls). */
+  /** The raw dispatcher (what the HTTP server calls): the control API and the chat API. */
   handle: Handle;
   /**
-   * Make the simulated push service fail from now on (`admin_action_required`,
-   * `failed_to_connect`, `server_error`), or work again (null). Pushes that got through are in
-   * `engine.state.pushOutbox`.
+   * Make the simulated push service fail (`admin_action_required`, `failed_to_connect`,
+   * `server_error`) from now on, or for the next `times` pushes only; or work again (null).
+   * Pushes that got through are in `outbox().pushes`.
    */
-  setPushServiceFailure(failure: PushServiceFailure | null): void;
+  setPushServiceFailure(failure: PushServiceFailure | null, options?: { times?: number }): void;
+}
+
+/** In-process, a fault's dropped connection: the request rejects with this (as a socket reset would). */
+export class ConnectionDropped extends Error {
+  readonly code = 'ECONNRESET';
+  constructor(method: string, path: string) {
+    super(`simulator: ${method} ${path}: the connection was dropped (a fault)`);
+    this.name = 'ConnectionDropped';
+  }
 }
 
 export function loadFixtureFile(file: string): Fixture {
@@ -177,24 +236,6 @@ export function basicAuth(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
 
-function plain(value: unknown): unknown {
-  // Uploaded files' bytes: one Base64 string, not an object with a key per byte.
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  if (value instanceof Map) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of value) out[String(k)] = plain(v);
-    return out;
-  }
-  if (value instanceof Set) return [...value].map(plain);
-  if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
-    return out;
-  }
-  return value;
-}
-
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const fixture = typeof options.fixture === 'string' ? loadFixtureFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
   const seed = options.seed ?? DEFAULT_SEED;
@@ -203,13 +244,24 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     ...(options.realClock ? { realClock: options.realClock } : {}),
     ...(options.realTimeTickMs !== undefined ? { tickMs: options.realTimeTickMs } : {}),
   });
-  const baseClock = (): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(fixture));
-  const build = (): Engine => createEngine(fixture, { seed, clock: baseClock() });
+  const baseClock = (from: Fixture): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(from));
+  const build = (from: Fixture = fixture): Engine => createEngine(from, { seed, clock: baseClock(from) });
   engine = build();
   if (options.realTime) clock.followRealTime(true);
+  const replaceEngine = (next: Engine): void => {
+    const previous = engine;
+    engine = next;
+    clock.rebind();
+    closeAllQueues(previous);
+  };
   const timeout = options.longPollTimeoutMs;
   const longPollTimeoutMs = typeof timeout === 'number' ? () => timeout : (timeout ?? zulipHeartbeatDelays(seed));
-  const handle = createDispatcher(() => engine, routes, { longPollTimeoutMs });
+  const faults = createFaults(routes);
+  const journal = options.journal === false ? null : createJournal(options.journal);
+  const onUnexpectedError = (error: unknown, req: RawRequest): void => {
+    console.error(`simulator: unexpected error on ${req.method} ${req.url}:`, error);
+  };
+  const api = createDispatcher(() => engine, routes, { longPollTimeoutMs, beforeHandler: faults.intercept, onUnexpectedError });
 
   function authorization(as: Credentials | undefined): string | undefined {
     if (as === undefined || as === null) return undefined;
@@ -219,11 +271,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     return basicAuth(user.delivery_email, user.api_key);
   }
 
-  return {
+  const simulator: Simulator = {
     get engine() {
       return engine;
     },
-    handle,
+    handle: api,
     async request(req) {
       let url = req.path.startsWith('/') ? req.path : `${API_PREFIX}/${req.path}`;
       if (req.query && Object.keys(req.query).length > 0) {
@@ -238,28 +290,58 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         const multipart = await encodeMultipart(req.body ?? {}, req.files);
         body = multipart.body;
         headers['content-type'] ??= multipart.contentType;
+      } else if (req.json !== undefined) {
+        body = JSON.stringify(req.json);
+        headers['content-type'] ??= 'application/json';
       } else if (req.body) {
         body = encodeForm(req.body);
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
       }
-      const res = await handle({ method: req.method.toUpperCase(), url, headers, body, signal: req.signal });
+      const res = await simulator.handle({ method: req.method.toUpperCase(), url, headers, body, signal: req.signal });
+      if (res.dropConnection) throw new ConnectionDropped(req.method.toUpperCase(), url);
       return { status: res.status, headers: res.headers, body: readBody(res) };
     },
     snapshot() {
-      return plain(engine.state);
+      return takeSnapshot(engine) as Snapshot;
     },
-    reset() {
-      const previous = engine;
-      engine = build();
-      clock.rebind();
-      closeAllQueues(previous);
+    restore(snapshot) {
+      // The time source goes on as it was (the real clock, a test's clock); the snapshot's present
+      // is reached if the source is behind it.
+      replaceEngine(engineFromSnapshot(snapshot, engine.state, { clock: engine.deps.clock.source, seed }));
+    },
+    reset(resetOptions = {}) {
+      const given = resetOptions.fixture;
+      replaceEngine(build(given === undefined ? fixture : typeof given === 'string' ? loadFixtureFile(given) : given));
+      faults.clear();
+      journal?.clear();
+    },
+    outbox() {
+      return readOutbox(engine);
+    },
+    clearOutbox() {
+      clearOutbox(engine);
+    },
+    faults: { add: faults.add, list: faults.list, remove: faults.remove, clear: faults.clear },
+    pushService() {
+      return { ...engine.state.pushService };
+    },
+    setPushServiceFailure(failure, pushOptions = {}) {
+      setPushServiceFailure(engine, failure, pushOptions.times ?? null);
     },
     clock,
-    setPushServiceFailure(failure) {
-      setPushServiceFailure(engine, failure);
+    journal: {
+      entries: (filter) => journal?.entries(filter) ?? [],
+      clear: () => journal?.clear(),
     },
-    listen(port = 0, host = '127.0.0.1', options = {}) {
-      return listenHttp(handle, port, host, options);
+    listen(port = 0, host = '127.0.0.1', httpOptions = {}) {
+      return listenHttp(simulator.handle, port, host, httpOptions);
     },
   };
+  simulator.handle = createFrontDoor({
+    api,
+    control: createControlHandler(simulator, { allowRemoteControl: options.allowRemoteControl === true }),
+    journal,
+    onUnexpectedError,
+  });
+  return simulator;
 }

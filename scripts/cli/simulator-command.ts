@@ -28,6 +28,9 @@ and API key.
   --host H        address to listen on (default 127.0.0.1)
   --seed S        fixes the API keys and every random choice (default ${DEFAULT_SEED}${seedNote})
   --fixture FILE  a fixture JSON file (default: Zulip's development realm)
+  --allow-remote-control
+                  answer the control API (/__simulator: reset, snapshots, faults, the
+                  journal) for clients on other machines too (default: this machine only)
   -h, --help      this text
 
 Limits (defaults in brackets):
@@ -47,6 +50,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     host: { type: 'string', default: '127.0.0.1' },
     seed: { type: 'string', default: String(DEFAULT_SEED) },
     fixture: { type: 'string' },
+    'allow-remote-control': { type: 'boolean', default: false },
     'max-body-mib': { type: 'string' },
     'max-multipart-mib': { type: 'string' },
     'header-timeout': { type: 'string' },
@@ -72,6 +76,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       host: values.host,
       seed: values.seed,
       ...(values.fixture ? { fixturePath: path.resolve(values.fixture) } : {}),
+      allowRemoteControl: values['allow-remote-control'],
       http: {
         maxBodyBytes: mib('--max-body-mib', values['max-body-mib']),
         maxMultipartBytes: mib('--max-multipart-mib', values['max-multipart-mib']),

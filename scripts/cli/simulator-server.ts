@@ -16,6 +16,8 @@ export interface SimulatorServerOptions {
   print?: boolean;
   /** Body limits (undefined values keep the defaults). */
   http?: HttpOptions;
+  /** Answer the control API (/__simulator) for clients on other machines too. */
+  allowRemoteControl?: boolean;
 }
 
 const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
@@ -25,6 +27,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     ...(options.fixturePath ? { fixture: options.fixturePath } : {}),
     seed: options.seed ?? DEFAULT_SEED,
     ...(options.clock ? { clock: options.clock } : { realTime: true }),
+    allowRemoteControl: options.allowRemoteControl ?? false,
   });
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
   if (options.print ?? true) {

@@ -34,6 +34,24 @@ export interface RawRequest {
    * down. A request held open (a long-poll) then answers at once with what it has.
    */
   signal?: AbortSignal | undefined;
+  /** The client's address (node:http's socket.remoteAddress); undefined in-process. */
+  remoteAddress?: string | undefined;
+  /** Filled in as dispatch learns them: the route reached and who was authenticated (the journal reads it). */
+  trace?: RequestTrace | undefined;
+}
+
+export interface RequestTrace {
+  route?: Route;
+  user?: UserRecord;
+}
+
+/** A request that reached a route and passed authentication, about to be decoded and handled. */
+export interface RoutedCall {
+  req: RawRequest;
+  route: Route;
+  user: UserRecord | undefined;
+  /** Parameters as sent: path segments, query string, form fields. */
+  raw: RawParams;
 }
 
 export const API_PREFIX = '/api/v1';
@@ -240,6 +258,12 @@ export interface DispatchOptions {
    * user it acts as (undefined: nobody). The fuzzer checks with it that only active users act.
    */
   onHandled?: (route: Route, user: UserRecord | undefined) => void;
+  /**
+   * Called once a request is authenticated and allowed, before its parameters are decoded: may
+   * take its time (latency) and answer instead of the route (faults). Undefined (not a promise of
+   * it) when it has nothing to do: go on at once.
+   */
+  beforeHandler?: (call: RoutedCall) => RawResponse | undefined | Promise<RawResponse | undefined>;
 }
 
 /** What the HTTP server must know about a request before it reads the body. */
@@ -267,6 +291,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     secretsEqual: options.secretsEqual ?? constantTimeEqual,
     longPollTimeoutMs: options.longPollTimeoutMs ?? (() => 50_000),
     onHandled: options.onHandled,
+    beforeHandler: options.beforeHandler,
   };
   const onUnexpected =
     options.onUnexpectedError ??
@@ -290,7 +315,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
       }
     }
     // HEAD: the GET answer's headers (its length included), no body.
-    if (!isHead) return response;
+    if (!isHead || response.dropConnection) return response;
     return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
   };
   handle.traits = (method, url) => {
@@ -325,6 +350,7 @@ interface DispatchSettings {
   secretsEqual: SecretsEqual;
   longPollTimeoutMs: () => number;
   onHandled: DispatchOptions['onHandled'];
+  beforeHandler: DispatchOptions['beforeHandler'];
 }
 
 async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, settings: DispatchSettings): Promise<RawResponse> {
@@ -348,6 +374,7 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
   if (method === 'HEAD') method = 'GET';
   const route = entry.byMethod.get(method as Method);
   if (!route) return methodNotAllowedResponse(entry.allowed);
+  if (req.trace) req.trace.route = route;
 
   const header = req.headers.authorization;
   let user: UserRecord | undefined;
@@ -363,6 +390,7 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
       throw ChatError.unauthorized();
     }
     if (user) {
+      if (req.trace) req.trace.user = user;
       checkRouteRole(route, user);
       route.guard?.(engine, user);
     }
@@ -370,6 +398,13 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
 
   const used = new Set<string>(['client']);
   const raw: RawParams = { path: matched.params, query, body, files: parsed.files };
+  // Awaited only when the hook has something to do: a request nothing catches runs on without a
+  // pause (a long-poll parks within the call that sent it, as before).
+  const hook = settings.beforeHandler?.({ req, route, user, raw });
+  if (hook !== undefined) {
+    const instead = await hook;
+    if (instead) return instead;
+  }
   const params = decodeParams(route.params, raw, used);
   settings.onHandled?.(route, user);
   const fields = await route.handler({

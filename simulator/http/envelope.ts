@@ -11,6 +11,8 @@ export interface RawResponse {
   body: string;
   /** A file's bytes, sent instead of `body`. */
   bytes?: Uint8Array;
+  /** No answer at all: the connection is closed (a fault). In-process, the request rejects. */
+  dropConnection?: boolean;
 }
 
 /** How many bytes the response body has. */

@@ -93,8 +93,19 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
         }
         const headers: Record<string, string | undefined> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        const out = await handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body, signal: answerNow?.signal });
+        const out = await handle({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          headers,
+          body,
+          signal: answerNow?.signal,
+          remoteAddress: req.socket.remoteAddress,
+        });
         if (res.destroyed) return;
+        if (out.dropConnection) {
+          req.socket.destroy();
+          return;
+        }
         // Encoded once: its length is then known without a second pass over the text.
         const payload = out.bytes ?? Buffer.from(out.body);
         // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).

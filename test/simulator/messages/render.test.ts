@@ -43,8 +43,8 @@ describe('POST /messages/render', () => {
 
   test('stores nothing and sends no event', async () => {
     const s = sim();
-    const before = JSON.stringify(s.snapshot());
     const watch = watchEvents(s);
+    const before = JSON.stringify(s.snapshot());
     const res = await post(s, HAMLET, '/messages/render', { content: '@**Iago** hi' });
     expect(res.status).toBe(200);
     expect(JSON.stringify(s.snapshot())).toBe(before);

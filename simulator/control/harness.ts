@@ -1,0 +1,42 @@
+/**
+ * The simulator's front door: requests under /__simulator go to the control API, every other
+ * one to the chat API's dispatcher, recorded in the journal on the way (with the route and user
+ * dispatch found, and the fault that acted on it, if any).
+ */
+import type { Handle, RawRequest } from '../http/dispatch.ts';
+import { internalErrorResponse, type RawResponse } from '../http/envelope.ts';
+import { isControlPath, MAX_CONTROL_BODY_BYTES } from './dispatch.ts';
+import type { Journal, JournalTrace } from './journal.ts';
+
+export interface FrontDoor {
+  /** The chat API's dispatcher. */
+  api: Handle;
+  /** The control API's. */
+  control: (req: RawRequest) => Promise<RawResponse>;
+  /** Where API requests are recorded; none: not recorded. */
+  journal: Journal | null;
+  onUnexpectedError: (error: unknown, req: RawRequest) => void;
+}
+
+export function createFrontDoor({ api, control, journal, onUnexpectedError }: FrontDoor): Handle {
+  const handle: Handle = async (req) => {
+    if (isControlPath(req.url)) {
+      try {
+        return await control(req);
+      } catch (error) {
+        onUnexpectedError(error, req);
+        return internalErrorResponse();
+      }
+    }
+    if (!journal) return api(req);
+    const trace: JournalTrace = {};
+    const entry = journal.begin(req, trace);
+    const response = await api({ ...req, trace });
+    if (response.dropConnection) journal.drop(entry, trace);
+    else journal.finish(entry, trace, response);
+    return response;
+  };
+  handle.traits = (method, url) =>
+    isControlPath(url) ? { maxBodyBytes: MAX_CONTROL_BODY_BYTES, bodyTooLarge: undefined, longPoll: false } : api.traits!(method, url);
+  return handle;
+}

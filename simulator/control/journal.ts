@@ -1,0 +1,203 @@
+/**
+ * The request journal: every request to the API and its response, in the order they arrived, for
+ * assertions ("the bot sent exactly one message to this topic") and for replaying a session.
+ * Bounded by entries and by body bytes (the oldest go first), each body kept up to 1 MiB.
+ */
+import type { JournalEntry, RecordedBody } from '../../types/control/control.ts';
+import type { RawRequest, RequestTrace } from '../http/dispatch.ts';
+import type { RawResponse } from '../http/envelope.ts';
+import { routeName } from './route-names.ts';
+
+export interface JournalLimits {
+  /** Entries kept (default 10,000). */
+  maxEntries: number;
+  /** Request and response body bytes kept in all (default 64 MiB). */
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_JOURNAL_LIMITS: JournalLimits = { maxEntries: 10_000, maxBodyBytes: 64 * 1024 * 1024 };
+
+/** Longest body one entry keeps; longer ones are cut and marked `body_truncated`. */
+export const MAX_RECORDED_BODY_BYTES = 1024 * 1024;
+
+export interface JournalFilter {
+  /** `METHOD /pattern` as the route table writes it (`POST /messages`), or `/pattern` for any method. */
+  route?: string;
+  /** The authenticated user: id, or email (either address, any case). */
+  user?: number | string;
+  /** An HTTP status (`200`, `"429"`) or a class (`"4xx"`). */
+  status?: number | string;
+  /** Only entries after this sequence number. */
+  after?: number;
+  /** At most this many (the oldest first). */
+  limit?: number;
+}
+
+/** One request as the journal holds it (read it through `entries`). */
+export interface Recorded {
+  seq: number;
+  method: string;
+  url: string;
+  request: RecordedBody;
+  route: string | null;
+  routePath: string | null;
+  userId: number | null;
+  userEmails: string[];
+  response: RecordedBody | null;
+  outcome: JournalEntry['outcome'];
+  faultId: number | null;
+  bytes: number;
+  evicted: boolean;
+  /** While pending: what dispatch has learnt so far. */
+  trace: JournalTrace | null;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function recordBody(raw: string | Uint8Array | undefined, headers: Record<string, string | undefined>, status?: number): RecordedBody {
+  const plainHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) plainHeaders[k.toLowerCase()] = v;
+  let body = '';
+  let encoding: RecordedBody['body_encoding'] = 'utf8';
+  let truncated = false;
+  if (typeof raw === 'string') {
+    truncated = raw.length > MAX_RECORDED_BODY_BYTES;
+    body = truncated ? raw.slice(0, MAX_RECORDED_BODY_BYTES) : raw;
+  } else if (raw !== undefined && raw.length > 0) {
+    truncated = raw.length > MAX_RECORDED_BODY_BYTES;
+    const kept = truncated ? raw.subarray(0, MAX_RECORDED_BODY_BYTES) : raw;
+    try {
+      body = STRICT_UTF8.decode(kept);
+    } catch {
+      body = Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength).toString('base64');
+      encoding = 'base64';
+    }
+  }
+  return { ...(status === undefined ? {} : { status }), headers: plainHeaders, body, body_encoding: encoding, body_truncated: truncated };
+}
+
+function statusMatches(wanted: number | string, status: number | undefined): boolean {
+  if (status === undefined) return false;
+  const text = String(wanted).trim().toLowerCase();
+  if (/^[1-5]xx$/.test(text)) return Math.floor(status / 100) === Number(text[0]);
+  return Number(text) === status;
+}
+
+function routeMatches(wanted: string, entry: Recorded): boolean {
+  const text = wanted.trim();
+  return text.startsWith('/') ? entry.routePath === text : entry.route === text.replace(/^(\w+)\s+/, (_m, method: string) => `${method.toUpperCase()} `);
+}
+
+/** What dispatch and the faults learn of a request: its route, its user, the fault that acted on it. */
+export interface JournalTrace extends RequestTrace {
+  faultId?: number;
+}
+
+export interface Journal {
+  /**
+   * Record a request as it arrives; `finish` or `drop` completes it. `trace` is what dispatch fills
+   * in as it goes (route, user): a pending entry shows it already.
+   */
+  begin(req: RawRequest, trace?: JournalTrace): Recorded;
+  finish(entry: Recorded, trace: JournalTrace, response: RawResponse): void;
+  /** The request's connection was dropped (a fault): no response. */
+  drop(entry: Recorded, trace: JournalTrace): void;
+  entries(filter?: JournalFilter): JournalEntry[];
+  clear(): void;
+}
+
+export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
+  const { maxEntries, maxBodyBytes } = { ...DEFAULT_JOURNAL_LIMITS, ...limits };
+  let recorded: Recorded[] = [];
+  let bytes = 0;
+  let nextSeq = 1;
+
+  const evict = (): void => {
+    let drop = 0;
+    while (drop < recorded.length && (recorded.length - drop > maxEntries || bytes > maxBodyBytes)) {
+      const gone = recorded[drop++]!;
+      gone.evicted = true;
+      bytes -= gone.bytes;
+    }
+    if (drop > 0) recorded = recorded.slice(drop);
+  };
+  /** What dispatch found out: the route, the user, the fault that acted. */
+  const learn = (entry: Recorded, trace: JournalTrace): void => {
+    entry.faultId = trace.faultId ?? null;
+    entry.route = trace.route ? routeName(trace.route) : null;
+    entry.routePath = trace.route ? trace.route.path : null;
+    entry.userId = trace.user?.id ?? null;
+    entry.userEmails = trace.user ? [trace.user.delivery_email, trace.user.email] : [];
+  };
+
+  return {
+    begin(req, trace) {
+      const request = recordBody(req.body, req.headers);
+      const entry: Recorded = {
+        seq: nextSeq++,
+        method: req.method.toUpperCase(),
+        url: req.url,
+        request,
+        route: null,
+        routePath: null,
+        userId: null,
+        userEmails: [],
+        response: null,
+        outcome: 'pending',
+        faultId: null,
+        bytes: request.body.length,
+        evicted: false,
+        trace: trace ?? null,
+      };
+      recorded.push(entry);
+      bytes += entry.bytes;
+      evict();
+      return entry;
+    },
+    finish(entry, trace, response) {
+      learn(entry, trace);
+      entry.trace = null;
+      entry.response = recordBody(response.bytes ?? response.body, response.headers, response.status);
+      entry.outcome = 'answered';
+      entry.bytes += entry.response.body.length;
+      if (!entry.evicted) bytes += entry.response.body.length;
+      evict();
+    },
+    drop(entry, trace) {
+      learn(entry, trace);
+      entry.trace = null;
+      entry.outcome = 'dropped';
+    },
+    entries(filter = {}) {
+      const out: JournalEntry[] = [];
+      for (const e of recorded) {
+        if (e.trace) learn(e, e.trace);
+        if (filter.after !== undefined && e.seq <= filter.after) continue;
+        if (filter.route !== undefined && !routeMatches(filter.route, e)) continue;
+        if (filter.user !== undefined) {
+          if (typeof filter.user === 'number' ? e.userId !== filter.user : !e.userEmails.some((m) => m.toLowerCase() === String(filter.user).trim().toLowerCase())) continue;
+        }
+        if (filter.status !== undefined && !statusMatches(filter.status, e.response?.status)) continue;
+        out.push({
+          seq: e.seq,
+          method: e.method,
+          url: e.url,
+          route: e.route,
+          user_id: e.userId,
+          user_email: e.userEmails[0] ?? null,
+          request: e.request,
+          response: e.response,
+          outcome: e.outcome,
+          fault_id: e.faultId,
+        });
+        if (filter.limit !== undefined && out.length >= filter.limit) break;
+      }
+      return out;
+    },
+    clear() {
+      for (const e of recorded) e.evicted = true;
+      recorded = [];
+      bytes = 0;
+    },
+  };
+}

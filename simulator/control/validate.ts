@@ -1,0 +1,43 @@
+/**
+ * Control API documents checked against schemas/control/control.schema.json (the same schemas the
+ * OpenAPI description publishes), compiled once; a failure names the field and what is wrong.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import schema from '../../schemas/control/control.schema.json' with { type: 'json' };
+import { ControlError } from './errors.ts';
+
+export type ControlSchemaName = keyof typeof schema.definitions;
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+ajv.addSchema(schema);
+const compiled = new Map<ControlSchemaName, ValidateFunction>();
+
+function validator(name: ControlSchemaName): ValidateFunction {
+  let validate = compiled.get(name);
+  if (!validate) compiled.set(name, (validate = ajv.getSchema(`${schema.$id}#/definitions/${name}`)!));
+  return validate;
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath === '' ? 'the body' : error.instancePath.slice(1).replace(/\//g, '.');
+  if (error.keyword === 'additionalProperties') {
+    return `${where}: unknown field "${String((error.params as { additionalProperty: string }).additionalProperty)}"`;
+  }
+  if (error.keyword === 'enum') return `${where}: must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  return `${where}: ${error.message ?? error.keyword}`;
+}
+
+/** Throws ControlError BAD_REQUEST naming every problem when `value` is not a `name`. */
+export function checkDocument<T>(name: ControlSchemaName, value: unknown): T {
+  const validate = validator(name);
+  if (!validate(value)) {
+    const problems = [...new Set((validate.errors ?? []).map(describe))];
+    throw new ControlError('BAD_REQUEST', `Invalid ${name}: ${problems.join('; ')}`);
+  }
+  return value as T;
+}
+
+/** Whether `value` is a `name` (tests of the answers' shapes use it too). */
+export function isDocument(name: ControlSchemaName, value: unknown): boolean {
+  return validator(name)(value) === true;
+}

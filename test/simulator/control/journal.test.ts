@@ -1,0 +1,126 @@
+/**
+ * The request journal (simulator/control/journal.ts): every request to the API and its answer,
+ * in arrival order, filterable by route, user and status; in-process and at GET /__simulator/journal.
+ */
+import { describe, expect, it } from 'vitest';
+import { createJournal, MAX_RECORDED_BODY_BYTES } from '../../../simulator/control/journal.ts';
+import { CONTROL_PREFIX, createSimulator, fixedClock, type Simulator } from '../../../simulator/index.ts';
+
+const T = 1_700_200_000;
+const fresh = (options: Parameters<typeof createSimulator>[0] = {}) => createSimulator({ seed: 9, clock: fixedClock(T), ...options });
+const send = (s: Simulator, as: string, topic: string, content: string) =>
+  s.request({ method: 'POST', path: '/api/v1/messages', as, body: { type: 'stream', to: 'Denmark', topic, content } });
+
+describe('what the journal records', () => {
+  it('every request and its answer, in order, with the route reached and who sent it', async () => {
+    const s = fresh();
+    await send(s, 'default-bot@zulip.com', 'reports', 'Build passed');
+    await s.request({ method: 'GET', path: '/api/v1/users/me', as: 'hamlet@zulip.com' });
+    await s.request({ method: 'GET', path: '/api/v1/no/such/endpoint', as: 'hamlet@zulip.com' });
+    await s.request({ method: 'GET', path: '/api/v1/users/me', as: { username: 'hamlet@zulip.com', password: 'nope' } });
+    const entries = s.journal.entries();
+    expect(entries.map((e) => [e.seq, e.method, e.url, e.route, e.user_email, e.response?.status, e.outcome])).toEqual([
+      [1, 'POST', '/api/v1/messages', 'POST /messages', 'default-bot@zulip.com', 200, 'answered'],
+      [2, 'GET', '/api/v1/users/me', 'GET /users/me', 'hamlet@zulip.com', 200, 'answered'],
+      [3, 'GET', '/api/v1/no/such/endpoint', null, null, 404, 'answered'],
+      [4, 'GET', '/api/v1/users/me', 'GET /users/me', null, 401, 'answered'],
+    ]);
+    const [first] = entries;
+    expect(first!.request).toMatchObject({ body: 'type=stream&to=Denmark&topic=reports&content=Build+passed', body_encoding: 'utf8', body_truncated: false });
+    expect(first!.request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(JSON.parse(first!.response!.body)).toMatchObject({ result: 'success', id: expect.any(Number) });
+    expect(first!.user_id).toBe(16);
+  });
+
+  it('answers "the bot sent exactly one message to this topic"', async () => {
+    const s = fresh();
+    await send(s, 'default-bot@zulip.com', 'reports', 'one');
+    await send(s, 'default-bot@zulip.com', 'other', 'two');
+    await send(s, 'hamlet@zulip.com', 'reports', 'three');
+    const sent = s.journal
+      .entries({ route: 'POST /messages', user: 'default-bot@zulip.com', status: 200 })
+      .filter((e) => new URLSearchParams(e.request.body).get('topic') === 'reports');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('filters by route (with or without the method), user (id or email, any case), status (or class), after and limit', async () => {
+    const s = fresh();
+    await send(s, 'hamlet@zulip.com', 't', 'a'); // 1
+    await send(s, 'iago@zulip.com', 't', 'b'); // 2
+    await s.request({ method: 'GET', path: '/api/v1/messages/1', as: 'iago@zulip.com' }); // 3
+    await s.request({ method: 'DELETE', path: '/api/v1/messages/1', as: 'hamlet@zulip.com' }); // 4: 400, not his
+    await s.request({ method: 'GET', path: '/api/v1/users/me', as: { username: 'x@zulip.com', password: 'y' } }); // 5: 401
+    const seqs = (filter: Parameters<Simulator['journal']['entries']>[0]) => s.journal.entries(filter).map((e) => e.seq);
+    expect(seqs({ route: 'POST /messages' })).toEqual([1, 2]);
+    expect(seqs({ route: 'post  /messages' })).toEqual([1, 2]);
+    expect(seqs({ route: '/messages/{message_id}' })).toEqual([3, 4]);
+    expect(seqs({ user: 'IAGO@zulip.com' })).toEqual([2, 3]);
+    expect(seqs({ user: 10 })).toEqual([1, 4]);
+    expect(seqs({ status: '4xx' })).toEqual([4, 5]);
+    expect(seqs({ status: 401 })).toEqual([5]);
+    expect(seqs({ after: 2, limit: 2 })).toEqual([3, 4]);
+  });
+
+  it('a parked poll is pending until answered', async () => {
+    const s = fresh({ longPollTimeoutMs: 60_000 });
+    const { queue_id } = (await s.request({ method: 'POST', path: '/api/v1/register', as: 'hamlet@zulip.com', body: { event_types: ['message'] } })).body;
+    const parked = s.request({ method: 'GET', path: '/api/v1/events', as: 'hamlet@zulip.com', query: { queue_id, last_event_id: -1 } });
+    expect(s.journal.entries({ route: 'GET /events' })).toMatchObject([{ outcome: 'pending', response: null }]);
+    await send(s, 'othello@zulip.com', 'wake', 'up');
+    await parked;
+    expect(s.journal.entries({ route: 'GET /events' })).toMatchObject([{ outcome: 'answered', response: { status: 200 } }]);
+    // Ordered by arrival: the poll came before the send that answered it.
+    expect(s.journal.entries().map((e) => e.route)).toEqual(['POST /register', 'GET /events', 'POST /messages']);
+  });
+
+  it('keeps file bytes as Base64, cuts bodies past 1 MiB, and forgets the oldest past its limits', async () => {
+    const journal = createJournal({ maxEntries: 2 });
+    const request = (body: string | Buffer) => journal.begin({ method: 'POST', url: '/api/v1/x', headers: {}, body });
+    const binary = request(Buffer.from([0xff, 0x00, 0x01]));
+    journal.finish(binary, {}, { status: 200, headers: {}, body: '', bytes: new Uint8Array([0x89, 0x50]) });
+    expect(journal.entries()[0]!.request).toMatchObject({ body: '/wAB', body_encoding: 'base64' });
+    expect(journal.entries()[0]!.response).toMatchObject({ body: 'iVA=', body_encoding: 'base64' });
+    request('x'.repeat(MAX_RECORDED_BODY_BYTES + 10));
+    expect(journal.entries()[1]!.request.body_truncated).toBe(true);
+    expect(journal.entries()[1]!.request.body).toHaveLength(MAX_RECORDED_BODY_BYTES);
+    request('third');
+    expect(journal.entries().map((e) => e.seq)).toEqual([2, 3]);
+    const small = createJournal({ maxBodyBytes: 10 });
+    small.begin({ method: 'POST', url: '/a', headers: {}, body: '12345678' });
+    small.begin({ method: 'POST', url: '/b', headers: {}, body: '12345678' });
+    expect(small.entries().map((e) => e.url)).toEqual(['/b']);
+  });
+
+  it('leaves control requests out, and records nothing when switched off', async () => {
+    const s = fresh();
+    await s.request({ method: 'GET', path: `${CONTROL_PREFIX}/faults` });
+    expect(s.journal.entries()).toEqual([]);
+    const quiet = fresh({ journal: false });
+    await send(quiet, 'hamlet@zulip.com', 't', 'unrecorded');
+    expect(quiet.journal.entries()).toEqual([]);
+  });
+});
+
+describe('GET and DELETE /__simulator/journal', () => {
+  it('the same entries and filters over HTTP; clearing keeps counting', async () => {
+    const s = fresh();
+    const server = await s.listen(0);
+    try {
+      await send(s, 'hamlet@zulip.com', 't', 'one');
+      await send(s, 'iago@zulip.com', 't', 'two');
+      const base = `http://127.0.0.1:${server.port}${CONTROL_PREFIX}/journal`;
+      const page = (await (await fetch(`${base}?route=${encodeURIComponent('POST /messages')}&user=iago%40zulip.com&status=200`)).json()) as { entries: unknown[] };
+      expect(page.entries).toEqual(s.journal.entries({ route: 'POST /messages', user: 'iago@zulip.com', status: 200 }));
+      expect(page.entries).toHaveLength(1);
+      const bad = await fetch(`${base}?status=teapot`);
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { msg: string }).msg).toBe('Invalid query parameter status: "teapot" (an HTTP status such as 200, or a class such as 4xx)');
+      expect((await fetch(base, { method: 'DELETE' })).status).toBe(204);
+      expect(s.journal.entries()).toEqual([]);
+      await send(s, 'hamlet@zulip.com', 't', 'three');
+      expect(s.journal.entries().map((e) => e.seq)).toEqual([3]);
+    } finally {
+      await server.close();
+    }
+  });
+});
