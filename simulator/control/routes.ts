@@ -5,7 +5,20 @@
  * in-process are one implementation.
  */
 import type { Fixture } from '../../types/chat/fixture.ts';
-import type { Fault, FaultRequest, JournalPage, Outbox, PushServiceRequest, PushServiceState, Snapshot } from '../../types/control/control.ts';
+import type {
+  ClockAdvanceRequest,
+  ClockRealTimeRequest,
+  ClockSetRequest,
+  ClockState,
+  Fault,
+  FaultRequest,
+  JournalPage,
+  Outbox,
+  PushServiceRequest,
+  PushServiceState,
+  Snapshot,
+} from '../../types/control/control.ts';
+import type { SimulatorClock } from '../clock-control.ts';
 import type { PushServiceFailure } from '../engine/state.ts';
 import { ControlError } from './errors.ts';
 import type { JournalFilter } from './journal.ts';
@@ -33,6 +46,7 @@ export interface Controls {
     entries(filter?: JournalFilter): JournalPage['entries'];
     clear(): void;
   };
+  readonly clock: SimulatorClock;
 }
 
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -67,6 +81,10 @@ export interface ControlRoute {
   /** Refusals the route may answer besides 403 (every route): status → when. */
   errors?: Partial<Record<400 | 404, string>>;
   handler(ctx: ControlContext): unknown;
+}
+
+function clockState(clock: SimulatorClock): ClockState {
+  return { now: clock.now(), following_real_time: clock.followingRealTime };
 }
 
 function integerQuery(query: URLSearchParams, name: string): number | undefined {
@@ -220,6 +238,60 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       const request = body as PushServiceRequest;
       controls.setPushServiceFailure(request.failure, request.times === undefined ? {} : { times: request.times });
       return controls.pushService();
+    },
+  },
+  {
+    method: 'GET',
+    path: '/clock',
+    operationId: 'getClock',
+    summary: 'The simulated clock',
+    description: 'The simulated present, and whether time follows the real clock.',
+    response: { status: 200, description: 'The clock.', schema: 'ClockState' },
+    handler: ({ controls }) => clockState(controls.clock),
+  },
+  {
+    method: 'POST',
+    path: '/clock/advance',
+    operationId: 'advanceClock',
+    summary: 'Move time forward',
+    description:
+      'Move the simulated clock forward by `seconds`, running in time order, each at its own moment, whatever comes due on the way: event queues nobody polled expire, members become full members, scheduled messages are sent.',
+    body: { schema: 'ClockAdvanceRequest', required: true, description: 'How far.' },
+    response: { status: 200, description: 'Where the clock went and what happened.', schema: 'ClockReport' },
+    errors: { 400: 'A negative or non-finite number of seconds (BAD_REQUEST).' },
+    handler: ({ controls, body }) => controls.clock.advance((body as ClockAdvanceRequest).seconds),
+  },
+  {
+    method: 'POST',
+    path: '/clock/set',
+    operationId: 'setClock',
+    summary: 'Move time to a moment',
+    description: 'Move the simulated clock forward to `time` (Unix seconds), running what comes due on the way. Time never goes back: an earlier moment is refused.',
+    body: { schema: 'ClockSetRequest', required: true, description: 'The moment.' },
+    response: { status: 200, description: 'Where the clock went and what happened.', schema: 'ClockReport' },
+    errors: { 400: 'A moment before the present (BAD_REQUEST: "The simulated clock never goes backwards…").' },
+    handler: ({ controls, body }) => controls.clock.set((body as ClockSetRequest).time),
+  },
+  {
+    method: 'POST',
+    path: '/clock/tick',
+    operationId: 'tickClock',
+    summary: 'Run what is due',
+    description: "Run what the clock's own movement (real time, a stepping or manual clock) has brought due, without moving it.",
+    response: { status: 200, description: 'What happened.', schema: 'ClockReport' },
+    handler: ({ controls }) => controls.clock.tick(),
+  },
+  {
+    method: 'PUT',
+    path: '/clock/real-time',
+    operationId: 'followRealTime',
+    summary: 'Follow real time, or stop',
+    description: 'Follow the real clock from the simulated present on (time passes at real speed; advancing still jumps ahead), or stop time where it is.',
+    body: { schema: 'ClockRealTimeRequest', required: true, description: 'Whether to follow.' },
+    response: { status: 200, description: 'The clock now.', schema: 'ClockState' },
+    handler: ({ controls, body }) => {
+      controls.clock.followRealTime((body as ClockRealTimeRequest).follow);
+      return clockState(controls.clock);
     },
   },
   {

@@ -358,3 +358,90 @@ export interface Outbox {
   notification_bot: NotificationBotMessage[];
   outgoing_webhooks: OutgoingWebhook[];
 }
+/**
+ * The simulated clock.
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "ClockState".
+ */
+export interface ClockState {
+  /**
+   * The simulated present, Unix seconds.
+   */
+  now: number;
+  /**
+   * Whether time passes at real speed (npm run simulator starts so), or stands until moved.
+   */
+  following_real_time: boolean;
+}
+/**
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "ClockAdvanceRequest".
+ */
+export interface ClockAdvanceRequest {
+  /**
+   * How far to move forward.
+   */
+  seconds: number;
+}
+/**
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "ClockSetRequest".
+ */
+export interface ClockSetRequest {
+  /**
+   * The moment to move to, Unix seconds; not before the present.
+   */
+  time: number;
+}
+/**
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "ClockRealTimeRequest".
+ */
+export interface ClockRealTimeRequest {
+  /**
+   * true: time passes at real speed from the present on; false: it stops where it is.
+   */
+  follow: boolean;
+}
+/**
+ * Something that came due while time moved, at its own moment.
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "TimedOccurrence".
+ */
+export interface TimedOccurrence {
+  at: number;
+  kind: 'event_queues_expired' | 'full_members_promoted' | 'scheduled_message';
+  /**
+   * event_queues_expired: the queues collected.
+   */
+  queue_ids?: string[];
+  /**
+   * full_members_promoted: who joined role:fullmembers.
+   */
+  user_ids?: number[];
+  /**
+   * scheduled_message: which one.
+   */
+  scheduled_message_id?: number;
+  /**
+   * scheduled_message: the message sent, or null when the delivery failed.
+   */
+  message_id?: number | null;
+  /**
+   * scheduled_message: why it failed.
+   */
+  failure_message?: string | null;
+}
+/**
+ * A move of the clock: where it went, and what ran on the way, in the order it ran.
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "ClockReport".
+ */
+export interface ClockReport {
+  from: number;
+  to: number;
+  occurred: TimedOccurrence[];
+}

@@ -171,6 +171,9 @@ describe('the OpenAPI description', () => {
     await s.request({ method: 'POST', path: '/api/v1/messages', as: 'hamlet@zulip.com', body: { type: 'stream', to: 'Denmark', topic: 't', content: 'journaled' } });
     const snapshot = s.snapshot();
     const bodies: Record<string, unknown> = {
+      advanceClock: { seconds: 60 },
+      setClock: { time: T + 3600 },
+      followRealTime: { follow: false },
       reset: {},
       restoreSnapshot: snapshot,
       addFault: { route: 'POST /messages', error: { code: 'RATE_LIMIT_HIT' }, times: 1 },
@@ -200,7 +203,20 @@ describe('the OpenAPI description', () => {
       expect([route.operationId, validate(res.body) ? [] : validate.errors]).toEqual([route.operationId, []]);
       validated.push(route.operationId);
     }
-    expect(validated).toEqual(['getSnapshot', 'getOutbox', 'listFaults', 'addFault', 'getPushService', 'setPushService', 'getJournal']);
+    expect(validated).toEqual([
+      'getSnapshot',
+      'getOutbox',
+      'listFaults',
+      'addFault',
+      'getPushService',
+      'setPushService',
+      'getClock',
+      'advanceClock',
+      'setClock',
+      'tickClock',
+      'followRealTime',
+      'getJournal',
+    ]);
   });
 });
 
