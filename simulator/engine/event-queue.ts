@@ -560,6 +560,8 @@ export function restoreQueues(engine: Engine, data: QueuesData): void {
   const queues = internals(engine);
   queues.random = resumeRandom(data.random);
   queues.lastGc = data.lastGc;
+  // Unknown until the clock step next looks: it then finds the restored queues' earliest expiry.
+  queues.expiryHint = Number.NEGATIVE_INFINITY;
   for (const d of data.queues) {
     const options: QueueOptions = { ...d.options, eventTypes: d.options.eventTypes === null ? null : new Set(d.options.eventTypes) };
     const q: EventQueue = {

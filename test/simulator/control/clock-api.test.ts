@@ -75,6 +75,16 @@ describe('the clock in snapshots', () => {
     expect(restored.engine.state.messages.messages.at(-1)).toEqual(original.engine.state.messages.messages.at(-1));
   });
 
+  it('restored event queues expire at the end of their lifespan, as the originals do', async () => {
+    const original = createSimulator({ seed: 2, clock: manualClock(T) });
+    const { queue_id: queueId } = (await original.request({ method: 'POST', path: '/api/v1/register', as: 'hamlet@zulip.com', body: {} })).body;
+    const restored = createSimulator({ seed: 2, clock: manualClock(T) });
+    restored.restore(JSON.parse(JSON.stringify(original.snapshot())));
+    const expired = (s: Simulator) => s.clock.advance(700).occurred;
+    expect(expired(restored)).toEqual([{ at: T + 600, kind: 'event_queues_expired', queue_ids: [queueId] }]);
+    expect(expired(original)).toEqual([{ at: T + 600, kind: 'event_queues_expired', queue_ids: [queueId] }]);
+  });
+
   it('a simulator whose time is already later keeps its time (time never goes back)', async () => {
     const snapshot = createSimulator({ seed: 2, clock: fixedClock(T) }).snapshot();
     const later = createSimulator({ seed: 2, clock: fixedClock(T + 999) });
