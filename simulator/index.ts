@@ -17,6 +17,7 @@ import { API_PREFIX, createDispatcher, type Handle, type RawRequest } from './ht
 import type { RawResponse } from './http/envelope.ts';
 import { zulipHeartbeatDelays } from './http/long-poll.ts';
 import { listenHttp, type HttpOptions, type Listening } from './http/node.ts';
+import type { RateLimitConfig } from './http/rate-limit.ts';
 import { routes } from './http/routes/index.ts';
 import { createControlHandler } from './control/dispatch.ts';
 import { createFaults } from './control/faults.ts';
@@ -46,6 +47,7 @@ export type {
   PushServiceState,
   Snapshot,
 } from '../types/control/control.ts';
+export { ZULIP_RATE_LIMITING_RULES, type RateLimitConfig, type RateLimitRule, type RateLimitRules } from './http/rate-limit.ts';
 
 export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
 
@@ -87,6 +89,11 @@ export interface SimulatorOptions {
   allowRemoteControl?: boolean;
   /** How much the request journal keeps (default 10,000 requests, 64 MiB of bodies); false: nothing. */
   journal?: Partial<JournalLimits> | false;
+  /**
+   * Rate limiting as Zulip does it (README: Rate limiting): true for Zulip's default rules, or
+   * rules replacing some domains, e.g. `{ api_by_user: [[60, 5]] }`. Default off.
+   */
+  rateLimit?: RateLimitConfig;
 }
 
 export interface ResetOptions {
@@ -261,7 +268,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const onUnexpectedError = (error: unknown, req: RawRequest): void => {
     console.error(`simulator: unexpected error on ${req.method} ${req.url}:`, error);
   };
-  const api = createDispatcher(() => engine, routes, { longPollTimeoutMs, beforeHandler: faults.intercept, onUnexpectedError });
+  const api = createDispatcher(() => engine, routes, {
+    longPollTimeoutMs,
+    beforeHandler: faults.intercept,
+    onUnexpectedError,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+  });
 
   function authorization(as: Credentials | undefined): string | undefined {
     if (as === undefined || as === null) return undefined;

@@ -19,7 +19,7 @@ export interface SimulatorCommand {
 
 function usage({ invocation, seedSharedWith }: SimulatorCommand): string {
   const seedNote = seedSharedWith ? `, as ${seedSharedWith}` : '';
-  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [limits]
+  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -31,6 +31,8 @@ and API key.
   --allow-remote-control
                   answer the control API (/__simulator: reset, snapshots, faults, the
                   journal) for clients on other machines too (default: this machine only)
+  --rate-limit    rate limiting as Zulip does it: 200 calls a minute per user, X-RateLimit-*
+                  headers, 429 RATE_LIMIT_HIT (default off)
   -h, --help      this text
 
 Limits (defaults in brackets):
@@ -51,6 +53,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     seed: { type: 'string', default: String(DEFAULT_SEED) },
     fixture: { type: 'string' },
     'allow-remote-control': { type: 'boolean', default: false },
+    'rate-limit': { type: 'boolean', default: false },
     'max-body-mib': { type: 'string' },
     'max-multipart-mib': { type: 'string' },
     'header-timeout': { type: 'string' },
@@ -77,6 +80,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       seed: values.seed,
       ...(values.fixture ? { fixturePath: path.resolve(values.fixture) } : {}),
       allowRemoteControl: values['allow-remote-control'],
+      ...(values['rate-limit'] ? { rateLimit: true } : {}),
       http: {
         maxBodyBytes: mib('--max-body-mib', values['max-body-mib']),
         maxMultipartBytes: mib('--max-multipart-mib', values['max-multipart-mib']),

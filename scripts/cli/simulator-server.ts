@@ -3,7 +3,7 @@
  * fixture user's email, role and API key.
  */
 import type { HttpOptions } from '../../simulator/http/node.ts';
-import { createSimulator, DEFAULT_SEED, type Clock } from '../../simulator/index.ts';
+import { createSimulator, DEFAULT_SEED, type Clock, type RateLimitConfig } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {
   port?: number;
@@ -18,6 +18,8 @@ export interface SimulatorServerOptions {
   http?: HttpOptions;
   /** Answer the control API (/__simulator) for clients on other machines too. */
   allowRemoteControl?: boolean;
+  /** Zulip's rate limiting (default off). */
+  rateLimit?: RateLimitConfig;
 }
 
 const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
@@ -28,6 +30,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     seed: options.seed ?? DEFAULT_SEED,
     ...(options.clock ? { clock: options.clock } : { realTime: true }),
     allowRemoteControl: options.allowRemoteControl ?? false,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
   if (options.print ?? true) {

@@ -7,7 +7,7 @@
 import { ChatError, isChatError } from '../engine/errors.ts';
 import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
-import { catchUp } from '../engine/time.ts';
+import { catchUp, clockNow } from '../engine/time.ts';
 import { authenticate, checkRouteRole, constantTimeEqual, type SecretsEqual } from './auth.ts';
 import {
   bodyLength,
@@ -18,6 +18,14 @@ import {
   type RawResponse,
 } from './envelope.ts';
 import { decodeParams, type RawParams } from './params.ts';
+import {
+  createRateLimiter,
+  rateLimitedError,
+  rateLimitHeaders,
+  type RateLimitConfig,
+  type RateLimiter,
+  type RateLimitKey,
+} from './rate-limit.ts';
 import { RawReply, type Method, type Route, type UploadedFile } from './route.ts';
 
 export type { RawResponse } from './envelope.ts';
@@ -264,6 +272,11 @@ export interface DispatchOptions {
    * it) when it has nothing to do: go on at once.
    */
   beforeHandler?: (call: RoutedCall) => RawResponse | undefined | Promise<RawResponse | undefined>;
+  /**
+   * Zulip's rate limiting (README: Rate limiting): true for Zulip's default rules, or rules to
+   * replace per domain. Default off: no counting and no X-RateLimit-* headers.
+   */
+  rateLimit?: RateLimitConfig;
 }
 
 /** What the HTTP server must know about a request before it reads the body. */
@@ -292,6 +305,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     longPollTimeoutMs: options.longPollTimeoutMs ?? (() => 50_000),
     onHandled: options.onHandled,
     beforeHandler: options.beforeHandler,
+    rateLimiter: options.rateLimit ? limiterPerEngine(options.rateLimit) : undefined,
   };
   const onUnexpected =
     options.onUnexpectedError ??
@@ -302,11 +316,12 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   const handle: Handle = async function handle(req: RawRequest): Promise<RawResponse> {
     const isHead = req.method.toUpperCase() === 'HEAD';
     let response: RawResponse;
+    const note: RequestNote | undefined = settings.rateLimiter ? {} : undefined;
     try {
       const engine = getEngine();
       // What came due while the clock moved by itself happens before the request is seen.
       catchUp(engine);
-      response = await dispatch(engine, tables, req, settings);
+      response = await dispatch(engine, tables, req, settings, note);
     } catch (error) {
       if (isChatError(error)) response = errorResponse(error);
       else {
@@ -314,6 +329,8 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
         response = internalErrorResponse();
       }
     }
+    // Every answer of a counted request says where its bucket stands, errors included (Zulip's middleware).
+    if (note?.rateLimitHeaders) response = { ...response, headers: { ...response.headers, ...note.rateLimitHeaders } };
     // HEAD: the GET answer's headers (its length included), no body.
     if (!isHead || response.dropConnection) return response;
     return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
@@ -351,9 +368,58 @@ interface DispatchSettings {
   longPollTimeoutMs: () => number;
   onHandled: DispatchOptions['onHandled'];
   beforeHandler: DispatchOptions['beforeHandler'];
+  /** The limiter of an engine (a reset's new engine starts with empty buckets); undefined: off. */
+  rateLimiter: ((engine: Engine) => RateLimiter) | undefined;
 }
 
-async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, settings: DispatchSettings): Promise<RawResponse> {
+/** What dispatch learns about a request that the answer carries whatever it is. */
+interface RequestNote {
+  rateLimitHeaders?: Record<string, string>;
+}
+
+function limiterPerEngine(config: RateLimitConfig): (engine: Engine) => RateLimiter {
+  const rules = config as Exclude<RateLimitConfig, false>;
+  // Built once now, so that a wrong configuration fails when the simulator is created.
+  createRateLimiter(rules);
+  const limiters = new WeakMap<Engine, RateLimiter>();
+  return (engine) => {
+    let limiter = limiters.get(engine);
+    if (!limiter) limiters.set(engine, (limiter = createRateLimiter(rules)));
+    return limiter;
+  };
+}
+
+/**
+ * The client's address as Zulip reads it: X-Real-IP (set by Zulip's nginx, trusted), else the
+ * socket's peer; in-process requests come from loopback.
+ */
+function clientAddress(req: RawRequest): string {
+  return req.headers['x-real-ip'] ?? req.remoteAddress ?? '127.0.0.1';
+}
+
+/** The bucket a request counts in before its parameters are read, or undefined when it counts in none. */
+function rateLimitKeyOf(route: Route, user: UserRecord | undefined, req: RawRequest): RateLimitKey | undefined {
+  if (route.rateLimit === 'exempt' || route.rateLimit === 'password') return undefined;
+  if (user) return { domain: 'api_by_user', entity: route.rateLimit === 'events' ? `${user.id}:events` : String(user.id) };
+  if (route.auth === 'optional') return { domain: 'api_by_ip', entity: clientAddress(req) };
+  return undefined;
+}
+
+/** Count the request in its bucket: over the limit, Zulip's 429; either way the headers for the answer. */
+function applyRateLimit(engine: Engine, limiter: RateLimiter, key: RateLimitKey, note: RequestNote): void {
+  const now = clockNow(engine);
+  const verdict = limiter.check(key, now);
+  note.rateLimitHeaders = rateLimitHeaders(verdict, now);
+  if (verdict.limited) throw rateLimitedError(verdict.secondsToFreedom);
+}
+
+async function dispatch(
+  engine: Engine,
+  tables: RouteTables,
+  req: RawRequest,
+  settings: DispatchSettings,
+  note: RequestNote | undefined,
+): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
@@ -389,11 +455,17 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
       }
       throw ChatError.unauthorized();
     }
-    if (user) {
-      if (req.trace) req.trace.user = user;
-      checkRouteRole(route, user);
-      route.guard?.(engine, user);
-    }
+    if (user && req.trace) req.trace.user = user;
+  }
+  const limiter = note && settings.rateLimiter?.(engine);
+  if (limiter) {
+    // Zulip counts a call once its credentials are checked, before the view's own checks.
+    const key = rateLimitKeyOf(route, user, req);
+    if (key) applyRateLimit(engine, limiter, key, note!);
+  }
+  if (user) {
+    checkRouteRole(route, user);
+    route.guard?.(engine, user);
   }
 
   const used = new Set<string>(['client']);
@@ -406,6 +478,10 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
     if (instead) return instead;
   }
   const params = decodeParams(route.params, raw, used);
+  // Password attempts count per username, once the parameters are read (Zulip's authenticate()).
+  const passwordKey: RateLimitKey | undefined =
+    limiter && route.rateLimit === 'password' ? { domain: 'authenticate_by_username', entity: String(params.username) } : undefined;
+  if (passwordKey) applyRateLimit(engine, limiter!, passwordKey, note!);
   settings.onHandled?.(route, user);
   const fields = await route.handler({
     engine,
@@ -416,6 +492,8 @@ async function dispatch(engine: Engine, tables: RouteTables, req: RawRequest, se
     signal: req.signal,
     longPollTimeoutMs: settings.longPollTimeoutMs,
   });
+  // A successful login clears the username's record.
+  if (passwordKey) limiter!.clear(passwordKey);
   if (fields instanceof RawReply) return fields.response;
   const ignored = new Set<string>();
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);

@@ -150,6 +150,15 @@ export interface Route {
   maxBodyBytes?: (engine: Engine) => number;
   /** The error for a body over maxBodyBytes (default: the server's 413 "Request body too large"). */
   bodyTooLarge?: (engine: Engine) => ChatError;
+  /**
+   * How Zulip's rate limiter treats the route, when rate limiting is on. Default: an authenticated
+   * call counts per user (api_by_user), an unauthenticated one to a route that allows spectators
+   * per client address (api_by_ip); a route that reads no credentials (auth none/dev) is not limited.
+   * - exempt: never counted.
+   * - events: per user, in a bucket of its own (Zulip's event server, Tornado, keeps its own limiter).
+   * - password: per `username` parameter (authenticate_by_username); a success clears the record.
+   */
+  rateLimit?: 'exempt' | 'events' | 'password';
   /** Short description for docs and test output. */
   summary?: string;
 }

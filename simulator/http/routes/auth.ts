@@ -35,6 +35,7 @@ const routes: Route[] = [
     method: 'POST',
     path: '/fetch_api_key',
     auth: 'none',
+    rateLimit: 'password',
     summary: 'API key from email and password',
     params: [
       { name: 'username', type: 'string', required: true },

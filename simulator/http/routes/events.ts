@@ -142,6 +142,7 @@ export const eventRoutes: Route[] = [
     method: 'GET',
     path: '/events',
     auth: 'user',
+    rateLimit: 'events',
     longPoll: true,
     summary: 'Events of a queue: at once when there are some, else after a long poll',
     params: getEventsParams,
@@ -177,6 +178,7 @@ export const eventRoutes: Route[] = [
     method: 'DELETE',
     path: '/events',
     auth: 'user',
+    rateLimit: 'events',
     summary: 'Delete an event queue',
     // Python sends it in the form body, zulip-js in the query string: both are read.
     params: [{ name: 'queue_id', type: 'string', required: true }],
