@@ -9,6 +9,10 @@ import { DEFAULT_SEED, FixtureError } from '../../simulator/index.ts';
 import { parseCli, portOf, positiveOf, usageError } from './args.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './shutdown.ts';
 import { startSimulatorServer } from './simulator-server.ts';
+import { keepStateFile, loadStateFile, type StateKeeper } from './state-file.ts';
+
+/** How often --state saves, in seconds, unless told otherwise. */
+export const DEFAULT_STATE_INTERVAL_S = 30;
 
 export interface SimulatorCommand {
   /** How the user invokes it, as the usage shows it: `npm run simulator --`, `team-chat-simulator`. */
@@ -19,7 +23,7 @@ export interface SimulatorCommand {
 
 function usage({ invocation, seedSharedWith }: SimulatorCommand): string {
   const seedNote = seedSharedWith ? `, as ${seedSharedWith}` : '';
-  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [limits]
+  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--state FILE] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -33,6 +37,11 @@ and API key.
                   journal) for clients on other machines too (default: this machine only)
   --rate-limit    rate limiting as Zulip does it: 200 calls a minute per user, X-RateLimit-*
                   headers, 429 RATE_LIMIT_HIT (default off)
+  --state FILE    keep the state in FILE: loaded at start if it exists, saved atomically
+                  every interval and on shutdown (a file that is not a state this
+                  simulator can restore is refused, and left as it is)
+  --state-interval S
+                  seconds between saves of --state [${DEFAULT_STATE_INTERVAL_S}]; a crash loses at most this
   -h, --help      this text
 
 Limits (defaults in brackets):
@@ -54,6 +63,8 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     fixture: { type: 'string' },
     'allow-remote-control': { type: 'boolean', default: false },
     'rate-limit': { type: 'boolean', default: false },
+    state: { type: 'string' },
+    'state-interval': { type: 'string' },
     'max-body-mib': { type: 'string' },
     'max-multipart-mib': { type: 'string' },
     'header-timeout': { type: 'string' },
@@ -73,7 +84,13 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     return n;
   };
 
+  if (values.state === '') usageError('--state needs a file name', USAGE);
+  const stateFile = values.state === undefined ? undefined : path.resolve(values.state);
+  if (values['state-interval'] !== undefined && stateFile === undefined) usageError('--state-interval goes with --state FILE', USAGE);
+  const stateIntervalMs = ms('--state-interval', values['state-interval']) ?? DEFAULT_STATE_INTERVAL_S * 1000;
+
   try {
+    let keeper: StateKeeper | undefined;
     const server = await startSimulatorServer({
       port: portOf('--port', values.port, USAGE),
       host: values.host,
@@ -81,6 +98,17 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       ...(values.fixture ? { fixturePath: path.resolve(values.fixture) } : {}),
       allowRemoteControl: values['allow-remote-control'],
       ...(values['rate-limit'] ? { rateLimit: true } : {}),
+      // Before the port opens: no request sees the fixture's state when a file holds another.
+      beforeListen: (simulator) => {
+        if (stateFile === undefined) return;
+        const every = `every ${stateIntervalMs / 1000} s and on shutdown`;
+        console.log(
+          loadStateFile(simulator, stateFile)
+            ? `State loaded from ${stateFile}; saved there ${every}.`
+            : `State file ${stateFile} does not exist yet: starting from the fixture; the state will be saved there ${every}.`,
+        );
+        keeper = keepStateFile(simulator, stateFile, stateIntervalMs);
+      },
       http: {
         maxBodyBytes: mib('--max-body-mib', values['max-body-mib']),
         maxMultipartBytes: mib('--max-multipart-mib', values['max-multipart-mib']),
@@ -92,7 +120,12 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
         },
       },
     });
-    stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));
+    stopOnSignals(async () => {
+      await server.close(SHUTDOWN_GRACE_MS);
+      // After the requests in flight: what they did is in the file.
+      keeper?.stop();
+      keeper?.save();
+    });
   } catch (error) {
     console.error(error instanceof FixtureError || error instanceof Error ? error.message : error);
     process.exit(1);

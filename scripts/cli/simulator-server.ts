@@ -3,7 +3,7 @@
  * fixture user's email, role and API key.
  */
 import type { HttpOptions } from '../../simulator/http/node.ts';
-import { createSimulator, DEFAULT_SEED, type Clock, type RateLimitConfig } from '../../simulator/index.ts';
+import { createSimulator, DEFAULT_SEED, type Clock, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {
   port?: number;
@@ -20,6 +20,8 @@ export interface SimulatorServerOptions {
   allowRemoteControl?: boolean;
   /** Zulip's rate limiting (default off). */
   rateLimit?: RateLimitConfig;
+  /** Called with the simulator before the port opens (the --state file is loaded there). */
+  beforeListen?: (simulator: Simulator) => void;
 }
 
 const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
@@ -32,6 +34,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     allowRemoteControl: options.allowRemoteControl ?? false,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
+  options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
   if (options.print ?? true) {
     const lines = [`Chat simulator listening: ${server.url}`, ''];

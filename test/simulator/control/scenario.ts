@@ -76,7 +76,7 @@ export async function exerciseEveryResource(sim: Simulator, round = 0): Promise<
   await call(200, { method: 'POST', path: '/users/me/presence', as: HAMLET, body: { status: 'active', new_user_input: true } });
   await call(200, { method: 'GET', path: '/realm/presence', as: OTHELLO });
   await call(200, { method: 'POST', path: '/users/me/alert_words', as: OTHELLO, body: { alert_words: JSON.stringify(['ghost', r('sentry')]) } });
-  await call(200, { method: 'POST', path: '/users/me/muted_users/13', as: HAMLET });
+  await call(200, { method: 'POST', path: `/users/me/muted_users/${[13, 14, 15, 6][round % 4]!}`, as: HAMLET });
   await call(200, { method: 'POST', path: '/users/me/status', as: HAMLET, body: { status_text: r('On the ramparts'), emoji_name: 'ghost' } });
   await call(200, { method: 'GET', path: '/users/10/status', as: IAGO });
   await call(200, { method: 'PATCH', path: '/users/me/profile_data', as: HAMLET, body: { data: [{ id: 1, value: `+1-555-01${round}` }] } });
