@@ -4,7 +4,7 @@
  * (users.ts). Who hears of a change: `realm_bot` to the owner and the administrators
  * (botOwnerUserIds), `realm_user` to everyone who can see the bot.
  */
-import { avatarUrl, canAccessStreamContent, getStreamByName, userIdsWhoCanAccessUser, type Engine } from './core.ts';
+import { avatarUrl, canAccessStreamContent, getStreamByName, type Engine } from './core.ts';
 import {
   BOT_TYPE,
   EMBEDDED_BOT_NAMES,
@@ -20,7 +20,7 @@ import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { ROLE, type Role, type StreamRecord, type UserRecord } from './state.ts';
 import { addAccount, changeFullName, changeUserRole, checkFullName, checkRoleChange, isValidEmail, notifyCreatedUser, userByDeliveryEmail } from './user-admin.ts';
-import { accessBotById } from './users.ts';
+import { accessBotById, avatarChangeEvents } from './users.ts';
 
 /** An uploaded avatar: only whether one was sent matters (images are not kept). */
 export interface AvatarUpload {
@@ -229,10 +229,7 @@ export function updateBot(engine: Engine, actor: UserRecord, p: UpdateBotParams)
   if (uploaded) {
     bot.avatar_source = 'U';
     bot.avatar_version += 1;
-    const url = avatarUrl(engine, bot, { clientGravatar: false });
-    const person = { user_id: bot.id, avatar_source: bot.avatar_source, avatar_url: url, avatar_url_medium: url, avatar_version: bot.avatar_version };
-    events.push(effect({ type: 'realm_user', op: 'update', person }, userIdsWhoCanAccessUser(engine, bot)));
-    botUpdate({ avatar_url: url });
+    events.push(...avatarChangeEvents(engine, bot));
   }
 
   const result: Record<string, unknown> = {

@@ -8,6 +8,7 @@ import { activeUserIds, canSeeDeliveryEmail, isAdmin, userIdsWhoCanAccessUser, t
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { presenceEnabledChanged } from './presence.ts';
+import { avatarChangeEvents } from './users.ts';
 import { EMAIL_VISIBILITY, type UserRecord } from './state.ts';
 import { changeFullName, checkFullName, isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, userByDeliveryEmail } from './user-admin.ts';
 import { LANGUAGES, NOTIFICATION_SOUNDS, USER_SETTINGS, settingValue, type SettingSpec, type SettingValue } from './user-settings.ts';
@@ -178,7 +179,9 @@ function whoSeesDeliveryEmail(engine: Engine, user: UserRecord): Set<number> {
 
 /**
  * send_delivery_email_update_events and send_user_email_update_event: those who may now see the
- * real address get it, those who no longer may get null; everyone the new API email if it changed.
+ * real address get it, those who no longer may get null; everyone the new API email if it changed,
+ * and then the avatar (notify_avatar_url_change), since whether a client may compute a gravatar
+ * itself depends on the address being visible to everyone.
  */
 function emailVisibilityEvents(engine: Engine, user: UserRecord, before: Set<number>, oldEmail: string): Effect[] {
   const after = whoSeesDeliveryEmail(engine, user);
@@ -189,6 +192,7 @@ function emailVisibilityEvents(engine: Engine, user: UserRecord, before: Set<num
   if (lost.length > 0) events.push(effect({ type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: null } }, lost));
   if (user.email !== oldEmail) {
     events.push(effect({ type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: user.email } }, userIdsWhoCanAccessUser(engine, user)));
+    events.push(...avatarChangeEvents(engine, user));
   }
   return events;
 }

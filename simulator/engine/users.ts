@@ -9,9 +9,10 @@ import {
   isAdmin,
   isOwner,
   nowSeconds,
+  userIdsWhoCanAccessUser,
   type Engine,
 } from './core.ts';
-import { botDict } from './bot-rules.ts';
+import { botDict, botOwnerUserIds } from './bot-rules.ts';
 import { RENDERED_FIELD_TYPES, renderProfileValue } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
@@ -116,6 +117,20 @@ export function listUsers(
 export function avatarUrlMedium(engine: Engine, user: UserRecord): string {
   const url = avatarUrl(engine, user, { clientGravatar: false })!;
   return user.avatar_source === 'U' ? url.replace(/\.png\?/, '-medium.png?') : `${url}&s=500`;
+}
+
+/**
+ * notify_avatar_url_change: the bot's owners hear of its new avatar (realm_bot), and everyone who
+ * can see the user gets its source, version and URLs. The URLs are always full ones, whatever a
+ * client's client_gravatar: such clients blank a gravatar they can compute themselves.
+ */
+export function avatarChangeEvents(engine: Engine, user: UserRecord): Effect[] {
+  const url = avatarUrl(engine, user, { clientGravatar: false });
+  const events: Effect[] = [];
+  if (user.is_bot) events.push(effect({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, avatar_url: url } }, botOwnerUserIds(engine, user)));
+  const person = { avatar_source: user.avatar_source, avatar_url: url, avatar_url_medium: avatarUrlMedium(engine, user), avatar_version: user.avatar_version, user_id: user.id };
+  events.push(effect({ type: 'realm_user', op: 'update', person }, userIdsWhoCanAccessUser(engine, user)));
+  return events;
 }
 
 export interface RealmUserStateOptions {
@@ -305,23 +320,7 @@ function applyActions(engine: Engine, actor: UserRecord, user: UserRecord, param
     user.profile_data_rendered.clear();
     const everyone = activeUserIds(engine);
     events.push(effect({ type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: user.full_name } }, everyone));
-    events.push(
-      effect(
-        {
-          type: 'realm_user',
-          op: 'update',
-          person: {
-            user_id: user.id,
-            avatar_source: user.avatar_source,
-            // notify_avatar_url_change: null URLs when clients can compute the gravatar themselves.
-            avatar_url: avatarUrl(engine, user, { clientGravatar: true }),
-            avatar_url_medium: avatarUrl(engine, user, { clientGravatar: true }) === null ? null : avatarUrlMedium(engine, user),
-            avatar_version: user.avatar_version,
-          },
-        },
-        everyone,
-      ),
-    );
+    events.push(...avatarChangeEvents(engine, user));
   }
   const kinds = {
     publicChannels: a.delete_public_channel_messages === true,

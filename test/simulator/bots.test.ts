@@ -230,6 +230,18 @@ describe('GET /bots', () => {
 });
 
 describe('PATCH /bots/{bot_id}', () => {
+  it('a new avatar: the owners hear of it (realm_bot), then everyone gets its URLs, the medium one too', async () => {
+    const s = sim();
+    const png: SimFile = { filename: 'face.png', content: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), type: 'image/png' };
+    const events = await eventsOf(s, () => s.request({ method: 'PATCH', path: `/api/v1/bots/${ID.defaultBot}`, as: ID.desdemona, files: { avatar: png } }));
+    const url = expect.stringMatching(/^\/user_avatars\/2\/[0-9a-f]{32}\.png\?version=2$/);
+    expect(events.map((e) => [e.event.type, e.event.bot ?? e.event.person])).toEqual([
+      ['realm_bot', { user_id: ID.defaultBot, avatar_url: url }],
+      ['realm_user', { avatar_source: 'U', avatar_url: url, avatar_url_medium: expect.stringMatching(/-medium\.png\?version=2$/), avatar_version: 2, user_id: ID.defaultBot }],
+    ]);
+    expect(events[1]!.users).toEqual(everyoneActive(s));
+  });
+
   it('renames, answering the bot’s settings; the same name is no change', async () => {
     const s = sim();
     const res = await patch(s, ID.defaultBot, { full_name: 'Default' }, ID.desdemona);

@@ -4,6 +4,7 @@ import type { Simulator } from '../../simulator/index.ts';
 import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../simulator/engine/user-settings.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
+const HAMLET_GRAVATAR = 'https://secure.gravatar.com/avatar/6d8cad0fd00256e7b40691d27ddfd466?d=identicon&version=1';
 const error = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
 function change(s: Simulator, body: Record<string, unknown>, as: number = ID.hamlet, path = '/api/v1/settings') {
@@ -138,6 +139,15 @@ describe('PATCH /settings: what settings do beyond themselves', () => {
         users: everyoneActive(s).filter((id) => !admins.includes(id) && id !== ID.hamlet),
       },
       { event: { type: 'realm_user', op: 'update', person: { user_id: ID.hamlet, new_email: 'hamlet@zulip.com' } }, users: everyoneActive(s) },
+      // notify_avatar_url_change: full URLs; clients with client_gravatar may now compute it themselves.
+      {
+        event: {
+          type: 'realm_user',
+          op: 'update',
+          person: { avatar_source: 'G', avatar_url: HAMLET_GRAVATAR, avatar_url_medium: `${HAMLET_GRAVATAR}&s=500`, avatar_version: 1, user_id: ID.hamlet },
+        },
+        users: everyoneActive(s),
+      },
     ]);
     const seen = (await s.request({ method: 'GET', path: `/api/v1/users/${ID.hamlet}`, as: ID.othello })).body.user;
     expect([seen.email, seen.delivery_email]).toEqual(['hamlet@zulip.com', 'hamlet@zulip.com']);
@@ -148,6 +158,7 @@ describe('PATCH /settings: what settings do beyond themselves', () => {
     expect(events.map((e) => e.event.person)).toEqual([
       { user_id: ID.hamlet, delivery_email: null },
       { user_id: ID.hamlet, new_email: 'user10@zulip.testserver' },
+      { avatar_source: 'G', avatar_url: HAMLET_GRAVATAR, avatar_url_medium: `${HAMLET_GRAVATAR}&s=500`, avatar_version: 1, user_id: ID.hamlet },
     ]);
     expect((await s.request({ method: 'GET', path: '/api/v1/users/user10@zulip.testserver', as: ID.othello })).body.user.user_id).toBe(ID.hamlet);
   });

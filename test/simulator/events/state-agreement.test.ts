@@ -160,14 +160,16 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'personal settings',
-    fetch: ['user_settings', 'update_display_settings', 'update_global_notifications', 'realm_user'],
-    observers: [hamlet],
+    fetch: ['user_settings', 'update_display_settings', 'update_global_notifications', 'realm_user', 'realm_bot'],
+    observers: [hamlet, iago],
     actions: [
       ['display settings', (s) => call(s, hamlet, 'PATCH', '/settings', { enter_sends: true, twenty_four_hour_time: true, emojiset: 'text' })],
       ['notification settings', (s) => call(s, hamlet, 'PATCH', '/settings', { enable_sounds: false, notification_sound: 'ding' })],
       ['language and time zone', (s) => call(s, hamlet, 'PATCH', '/settings', { default_language: 'de', timezone: 'Europe/Berlin' })],
       ['email visibility', (s) => call(s, hamlet, 'PATCH', '/settings', { email_address_visibility: 1 })],
       ['the rest', (s) => call(s, hamlet, 'PATCH', '/settings', { send_read_receipts: false, web_font_size_px: 18, full_name: 'Prince Hamlet' })],
+      ['an avatar for a bot', (s) => s.request({ method: 'PATCH', path: `/api/v1/bots/${ID.defaultBot}`, as: iago, files: { avatar: PNG } })],
+      ['an account scrubbed on deactivation', (s) => call(s, iago, 'DELETE', `/users/${cordelia}`, { actions: { delete_profile: true } })],
     ],
   },
   {
