@@ -114,12 +114,15 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
       }),
   ],
   // unread_msgs needs both `message` and `update_message_flags` (reference §1.2).
-  ['update_message_flags', (c) => (c.want('message') ? unreadMsgsState(c.engine, c.user) : nothing)],
+  [
+    'update_message_flags',
+    (c) => (c.want('message') ? unreadMsgsState(c.engine, c.user, { allowEmptyTopicName: c.capabilities.empty_topic_name }) : nothing),
+  ],
   ['update_display_settings', (c) => (c.capabilities.user_settings_object ? nothing : legacyDisplaySettingsState(c.engine, c.user))],
   ['update_global_notifications', (c) => (c.capabilities.user_settings_object ? nothing : legacyNotificationSettingsState(c.engine, c.user))],
   ['user_settings', (c) => userSettingsState(c.engine, c.user)],
   ['user_status', (c) => userStatusRegisterState(c.engine, c.user)],
-  ['user_topic', (c) => userTopicsRegisterState(c.engine, c.user)],
+  ['user_topic', (c) => userTopicsRegisterState(c.engine, c.user, { allowEmptyTopicName: c.capabilities.empty_topic_name })],
   ['channel_folders', (c) => channelFoldersRegisterState(c.engine)],
   ['video_calls', (c) => videoCallsRegisterState(c.engine, c.user)],
   // The server's GIPHY key: none configured.

@@ -52,9 +52,19 @@ function userTopicObject(row: UserTopicRecord): Record<string, unknown> {
   return { stream_id: row.streamId, topic_name: row.topicName, last_updated: row.lastUpdated, visibility_policy: row.visibilityPolicy };
 }
 
-/** The `user_topic` fetch type: every topic setting of the user, oldest change first. */
-export function userTopicsRegisterState(engine: Engine, user: UserRecord): { user_topics: Record<string, unknown>[] } {
-  return { user_topics: [...(engine.state.userTopics.get(user.id)?.values() ?? [])].map(userTopicObject) };
+/**
+ * The `user_topic` fetch type: every topic setting of the user, oldest change first; clients
+ * without the empty_topic_name capability see the empty topic under the realm's name for it.
+ */
+export function userTopicsRegisterState(
+  engine: Engine,
+  user: UserRecord,
+  options: { allowEmptyTopicName?: boolean } = {},
+): { user_topics: Record<string, unknown>[] } {
+  const rows = [...(engine.state.userTopics.get(user.id)?.values() ?? [])].map(userTopicObject);
+  if (options.allowEmptyTopicName !== false) return { user_topics: rows };
+  const fallback = engine.state.realm.realm_empty_topic_display_name;
+  return { user_topics: rows.map((row) => (row.topic_name === '' ? { ...row, topic_name: fallback } : row)) };
 }
 
 /** Zulip's get_topic_mutes: the legacy `[[channel name, topic, muted at]]` of muted topics. */

@@ -52,6 +52,6 @@ export function recentPrivateConversationsState(engine: Engine, user: UserRecord
 }
 
 /** The `unread_msgs` object (message + update_message_flags wanted): see unread.ts. */
-export function unreadMsgsState(engine: Engine, user: UserRecord): Record<string, unknown> {
-  return { unread_msgs: unreadMsgs(engine, user) };
+export function unreadMsgsState(engine: Engine, user: UserRecord, options: { allowEmptyTopicName?: boolean } = {}): Record<string, unknown> {
+  return { unread_msgs: unreadMsgs(engine, user, options) };
 }

@@ -80,9 +80,12 @@ export interface UnreadMsgs {
 /**
  * The `unread_msgs` object of POST /register (reference part 3 §1.8): DMs by the other participant,
  * group DMs by all participants, channel messages by channel and case-insensitive topic (the first
- * spelling kept); muted conversations are listed but not counted.
+ * spelling kept); muted conversations are listed but not counted. Clients without the
+ * empty_topic_name capability see the empty topic under the realm's name for it, as
+ * aggregate_unread_data renames it before grouping.
  */
-export function unreadMsgs(engine: Engine, user: UserRecord): UnreadMsgs {
+export function unreadMsgs(engine: Engine, user: UserRecord, options: { allowEmptyTopicName?: boolean } = {}): UnreadMsgs {
+  const fallback = options.allowEmptyTopicName === false ? engine.state.realm.realm_empty_topic_display_name : null;
   const { rows, capped } = unreadRows(engine, user);
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
@@ -92,9 +95,10 @@ export function unreadMsgs(engine: Engine, user: UserRecord): UnreadMsgs {
   for (const row of rows) {
     const m = row.message;
     if (row.kind === 'stream') {
-      const key = `${m.streamId}\u0000${topicKey(m.topic)}`;
+      const topic = fallback !== null && m.topic === '' ? fallback : m.topic;
+      const key = `${m.streamId}\u0000${topicKey(topic)}`;
       let group = streams.get(key);
-      if (!group) streams.set(key, (group = { stream_id: m.streamId!, topic: m.topic, unread_message_ids: [] }));
+      if (!group) streams.set(key, (group = { stream_id: m.streamId!, topic, unread_message_ids: [] }));
       group.unread_message_ids.push(m.id);
       if (row.unmuted) count++;
     } else if (row.kind === 'pm') {

@@ -266,6 +266,18 @@ const scenarios: Scenario[] = [
     ],
   },
   {
+    name: 'the empty topic, named for clients without empty_topic_name',
+    fetch: ['message', 'update_message_flags', 'user_topic', 'subscription'],
+    observers: [hamlet],
+    capabilities: [OLDEST, MODERN],
+    actions: [
+      ['follow it', (s) => call(s, hamlet, 'POST', '/user_topics', { stream_id: DENMARK, topic: '', visibility_policy: 3 })],
+      ['two messages there', (s, ctx) => keep('first', 'id')(send(s, iago, { type: 'stream', to: 'Denmark', topic: '', content: 'one' }), ctx).then(() => send(s, othello, { type: 'stream', to: 'Denmark', topic: '', content: 'two' }))],
+      ['one read, then unread again', (s, ctx) => call(s, hamlet, 'POST', '/messages/flags', { messages: [ctx.first], op: 'add', flag: 'read' }).then(() => call(s, hamlet, 'POST', '/messages/flags', { messages: [ctx.first], op: 'remove', flag: 'read' }))],
+      ['muted instead', (s) => call(s, hamlet, 'POST', '/user_topics', { stream_id: DENMARK, topic: '', visibility_policy: 1 })],
+    ],
+  },
+  {
     name: 'message edits, moves and deletions',
     fetch: ['message', 'update_message_flags', 'recent_private_conversations', 'stream', 'subscription'],
     observers: [hamlet, othello],
