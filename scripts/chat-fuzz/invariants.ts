@@ -4,7 +4,7 @@
  * agree with what they index, message ids only grow). Each check returns problems as sentences;
  * none is a pass.
  */
-import type { Engine } from '../../simulator/engine/core.ts';
+import { canAccessStreamContent, type Engine } from '../../simulator/engine/core.ts';
 import { FLAG_BITS, FLAG_SPACE, dmKey, topicKey } from '../../simulator/engine/messages/store.ts';
 import { REALM_GROUP_SETTINGS, ROLE, type GroupSettingValue } from '../../simulator/engine/state.ts';
 import { decodePath, type RawResponse } from '../../simulator/http/dispatch.ts';
@@ -93,6 +93,17 @@ function bodyProblems(body: Json, engine: Engine, handledBy: Route | undefined, 
     const ids = (body.messages as Json[]).map((m) => m.id as number);
     for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) problems.push(`messages not in ascending id order: ${ids.join(',')}`);
   }
+  if (userId !== undefined) {
+    const shown = [
+      ...(Array.isArray(body.messages) ? (body.messages as unknown[]) : []),
+      body.message,
+      ...(Array.isArray(body.events) ? (body.events as Json[]).filter((e) => e?.type === 'message').map((e) => e.message) : []),
+    ];
+    for (const m of shown) {
+      const leak = leakedTo(engine, userId, m);
+      if (leak) problems.push(leak);
+    }
+  }
   const unread = body.unread_msgs as Json | undefined;
   if (unread && typeof unread === 'object') {
     const listed = ['pms', 'streams', 'huddles'].flatMap((k) => ((unread[k] as Json[] | undefined) ?? []).flatMap((e) => (e.unread_message_ids as number[]) ?? []));
@@ -111,6 +122,27 @@ function bodyProblems(body: Json, engine: Engine, handledBy: Route | undefined, 
 }
 
 /** A group setting names existing users and existing groups that are not deactivated (Zulip refuses both). */
+/**
+ * A message object a user must not see: a direct message, or a message of a private channel they
+ * cannot read or whose history is kept from new subscribers, that they did not receive (Zulip's
+ * has_message_access).
+ */
+function leakedTo(engine: Engine, userId: number, value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const m = value as Json;
+  if (typeof m.id !== 'number' || (m.type !== 'stream' && m.type !== 'private')) return undefined;
+  const stored = engine.state.messages.messages[engine.state.messages.indexById.get(m.id) ?? -1];
+  if (!stored) return undefined;
+  if (stored.userFlags.some((row) => Math.floor(row / FLAG_SPACE) === userId)) return undefined;
+  if (stored.streamId === null) return `user ${userId} was shown direct message ${m.id}, which they did not receive`;
+  const channel = engine.state.streams.get(stored.streamId);
+  const user = engine.state.users.get(userId);
+  if (!channel || !user || !channel.invite_only || channel.is_web_public) return undefined;
+  if (!channel.history_public_to_subscribers) return `user ${userId} was shown message ${m.id} of channel ${channel.id}, whose history is protected, without having received it`;
+  if (!canAccessStreamContent(engine, user, channel)) return `user ${userId} was shown message ${m.id} of private channel ${channel.id}, which they cannot read`;
+  return undefined;
+}
+
 function groupSettingProblems(engine: Engine, where: string, value: GroupSettingValue): string[] {
   const { users, userGroups } = engine.state;
   const groupProblem = (id: number) => {

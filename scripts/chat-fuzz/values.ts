@@ -56,6 +56,8 @@ export function generators(pools: Pools, queueIds: readonly string[]): Generator
     fc.oneof({ weight: 6, arbitrary: pick(known) }, { weight: 2, arbitrary: anyId }, { weight: 1, arbitrary: pick(EDGE_INTS) });
 
   function id(name: string): Arbitrary<number> {
+    // Times: around the sequence's clock, mostly ahead of it (scheduled deliveries, reminders).
+    if (/timestamp|_time$/.test(name)) return fc.oneof({ weight: 4, arbitrary: fc.integer({ min: pools.now - 600, max: pools.now + 30 * 86_400 }) }, { weight: 1, arbitrary: pick(EDGE_INTS) });
     if (/group/.test(name)) return ids(pools.groupIds);
     if (/(^|_)users?(_ids?)?$|bot_id|owner_id|sender_id|^members$|^subscribers$|^principals$/.test(name)) return ids(pools.userIds);
     if (/stream|^channel_id/.test(name)) return ids(pools.streamIds);
@@ -115,6 +117,7 @@ export function generators(pools: Pools, queueIds: readonly string[]): Generator
   /** JSON-typed parameters whose name says what shape Zulip expects. */
   const HINTS: [RegExp, Arbitrary<unknown>][] = [
     [/^narrow$/, narrow],
+    [/^to$/, fc.oneof(id('stream_id'), fc.array(id('user_id'), { minLength: 1, maxLength: 3 }))],
     [/^subscriptions$/, fc.array(fc.record({ name: streamName, description: fc.string({ maxLength: 10 }) }, { requiredKeys: ['name'] }), { maxLength: 3 })],
     [/^subscription_data$/, fc.array(fc.record({ stream_id: id('stream'), property: subscriptionProperty, value: subscriptionValue }), { maxLength: 3 })],
     [/^add$/, fc.array(fc.record({ name: streamName }), { maxLength: 2 })],

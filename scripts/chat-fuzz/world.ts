@@ -75,6 +75,8 @@ export interface Pools {
   uploadPaths: string[];
   /** One past the largest id of any kind: ids a sequence creates stay below it plus a little. */
   idCeiling: number;
+  /** Unix seconds when a sequence starts (its clock then moves a second per reading). */
+  now: number;
 }
 
 export interface Answer {
@@ -181,7 +183,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const world: World = {
     fixture,
     routes,
-    pools: poolsOf(prepared),
+    pools: poolsOf(prepared, start),
     queueIds,
     get engine() {
       return engine;
@@ -243,7 +245,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   return world;
 }
 
-function poolsOf(engine: Engine): Pools {
+function poolsOf(engine: Engine, now: number): Pools {
   const s = engine.state;
   const topics = new Set<string>();
   for (const m of s.messages.messages) if (m.streamId !== null) topics.add(m.topic);
@@ -267,6 +269,7 @@ function poolsOf(engine: Engine): Pools {
     profileFieldIds: s.realm.custom_profile_fields.map((f) => f.id),
     uploadPaths: [...s.attachments.values()].map((a) => a.pathId),
     idCeiling: Math.max(...ids) + 1,
+    now: Math.floor(now),
   };
 }
 

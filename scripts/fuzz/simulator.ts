@@ -76,11 +76,14 @@ const result = await runCampaign(world, {
 });
 await world.close();
 
-const reached = world.routes.filter((r) => (result.coverage.routes.get(`${r.method} ${r.path}`)?.[0] ?? 0) > 0).length;
-const succeeded = world.routes.filter((r) => (result.coverage.routes.get(`${r.method} ${r.path}`)?.[1] ?? 0) > 0).length;
+const label = (r: (typeof world.routes)[number]) => `${r.method} ${r.path}`;
+const unreached = world.routes.filter((r) => (result.coverage.routes.get(label(r))?.[0] ?? 0) === 0);
+const reached = world.routes.length - unreached.length;
+const succeeded = world.routes.filter((r) => (result.coverage.routes.get(label(r))?.[1] ?? 0) > 0).length;
 const statuses = [...result.coverage.statuses].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${status}×${n}`).join(' ');
 console.log(`${result.requests} requests in ${(result.elapsedMs / 1000).toFixed(1)} s (${rate(result.requests, result.elapsedMs)}/s), ${result.sequences} sequences, seed ${seed}`);
 console.log(`Routes: ${reached} of ${world.routes.length} reached their handler, ${succeeded} answered success. Statuses: ${statuses}`);
+if (unreached.length > 0) console.log(`Never reached: ${unreached.map(label).join(', ')}`);
 for (const f of result.found) {
   console.error(`\nFAILURE: ${f.signature}\n${f.report}\nReplay: npm run fuzz -- --seed ${f.replay.seed} --path ${f.replay.path}`);
 }
