@@ -210,6 +210,15 @@ describe('changes reach the next message: no stale compiled pattern', () => {
     expect((await render(s, 'XYZ-12', 'XYZ-12')).content).toBe('<p>XYZ-12</p>');
   });
 
+  test('a pattern RE2 accepts but JavaScript refuses to run (100,000 characters) links nothing; messages still render', async () => {
+    const s = await emptySim();
+    expect((await add(s, 'x'.repeat(100_000), 'https://too-big.example/')).status).toBe(200);
+    await add(s, 'ABC-(?P<id>[0-9]+)', 'https://a.example/{id}');
+    const message = await render(s, 'xxx and ABC-12', 'ABC-7');
+    expect(message.content).toBe('<p>xxx and <a href="https://a.example/12">ABC-12</a></p>');
+    expect(message.topic_links).toEqual([{ text: 'ABC-7', url: 'https://a.example/7' }]);
+  });
+
   test('a registered client gets realm_linkifiers (with linkifier_url_template) and its register state matches GET', async () => {
     const s = sim();
     const caps = JSON.stringify({ linkifier_url_template: true });

@@ -109,15 +109,29 @@ export interface LinkifierMatch {
   url: string;
 }
 
+/**
+ * The next match from `pos`, or null. JavaScript compiles a regex when it first runs, and may
+ * refuse then one RE2 accepts ("Regular expression too large" for a 100,000-character pattern):
+ * such a linkifier is dropped from the cache's compiled form and links nothing, like an invalid one.
+ */
+function execAt(compiled: Compiled, text: string, pos: number): RegExpExecArray | null {
+  const re = compiled.re!;
+  re.lastIndex = pos;
+  try {
+    return re.exec(text);
+  } catch {
+    compiled.re = null;
+    return null;
+  }
+}
+
 /** Every non-overlapping match of one linkifier (a trailing delimiter may start the next match). */
 function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
-  const re = compiled.re;
-  if (!re) return [];
+  if (!compiled.re) return [];
   const out: LinkifierMatch[] = [];
   let pos = 0;
-  while (pos < text.length) {
-    re.lastIndex = pos;
-    const m = re.exec(text);
+  while (pos < text.length && compiled.re) {
+    const m = execAt(compiled, text, pos);
     if (!m) break;
     const groups = m.groups!;
     const before = groups[BEFORE]!;
