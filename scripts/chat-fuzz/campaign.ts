@@ -27,6 +27,8 @@ export interface CampaignOptions {
   /** Stop after this many distinct failures (default 10). */
   maxFailures?: number;
   onProgress?: (progress: Progress) => void;
+  /** Told of each distinct failure as soon as it is found (shrunk). */
+  onFailure?: (failure: FoundFailure) => void;
 }
 
 export interface Progress {
@@ -86,7 +88,9 @@ export async function runCampaign(world: World, options: CampaignOptions): Promi
       const minimal = last!;
       const signature = signatureOf(minimal.failure);
       if (!found.has(signature)) {
-        found.set(signature, { signature, report: describeFailure(minimal.sequence, minimal.failure), replay: { seed, path: outcome.counterexamplePath! } });
+        const failure = { signature, report: describeFailure(minimal.sequence, minimal.failure), replay: { seed, path: outcome.counterexamplePath! } };
+        found.set(signature, failure);
+        options.onFailure?.(failure);
       }
     }
     progress.elapsedMs = Date.now() - started;

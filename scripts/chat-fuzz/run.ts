@@ -179,6 +179,8 @@ export function describeFailure(sequence: Sequence, failure: Failure): string {
   sequence.requests.slice(0, failure.index + 1).forEach((r, i) => lines.push(`  ${i + 1}. ${describeRequest(r)}`));
   lines.push(`Request ${failure.index + 1} answered ${failure.status ?? '(nothing)'} ${failure.body.trim()}`);
   for (const p of failure.problems) lines.push(`  broke: ${p}`);
-  if (failure.stack) lines.push(`  thrown: ${failure.stack.split('\n').slice(0, 6).join('\n    ')}`);
+  // A stack's first line may quote a whole input (a regex of 100,000 characters): cut long lines.
+  const cut = (line: string) => (line.length > 300 ? `${line.slice(0, 300)}… (${line.length} characters)` : line);
+  if (failure.stack) lines.push(`  thrown: ${failure.stack.split('\n').slice(0, 6).map(cut).join('\n    ')}`);
   return lines.join('\n');
 }

@@ -178,6 +178,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
 
   let server: Listening | undefined;
   let agent: import('node:http').Agent | undefined;
+  let agentEngine: Engine | undefined;
 
   const queueIds: string[] = [];
   const world: World = {
@@ -223,14 +224,17 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     },
     send,
     async sendHttp(req) {
-      if (!server) {
-        const http = await import('node:http');
-        server = await listenHttp(handle, 0, '127.0.0.1');
-        agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      if (!server) server = await listenHttp(handle, 0, '127.0.0.1');
+      // One keep-alive connection per sequence: an idle one kept between sequences may be closed
+      // by the server (its keep-alive timeout) just as the next request goes out on it.
+      if (!agent || agentEngine !== engine) {
+        agent?.destroy();
+        agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 1 });
+        agentEngine = engine;
       }
       unexpected = undefined;
       handled = undefined;
-      const response = await overHttp(server.port, agent!, req);
+      const response = await overHttp(server.port, agent, req);
       return { response, unexpected, handled };
     },
     async close() {
