@@ -84,7 +84,7 @@ export interface Answer {
   /** The exception behind a 500, when the dispatcher caught one. */
   unexpected: unknown;
   /** The route whose handler ran, and the user it ran for as they were then; undefined when none ran. */
-  handled: { route: Route; user: Pick<UserRecord, 'id' | 'delivery_email' | 'is_active' | 'is_system_bot'> | undefined } | undefined;
+  handled: { route: Route; user: Pick<UserRecord, 'id' | 'delivery_email' | 'is_active' | 'is_bot' | 'is_system_bot'> | undefined } | undefined;
 }
 
 export interface World {
@@ -135,7 +135,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       unexpected = error;
     },
     onHandled: (route, user) => {
-      handled = { route, user: user && { id: user.id, delivery_email: user.delivery_email, is_active: user.is_active, is_system_bot: user.is_system_bot } };
+      handled = { route, user: user && { id: user.id, delivery_email: user.delivery_email, is_active: user.is_active, is_bot: user.is_bot, is_system_bot: user.is_system_bot } };
     },
   });
   const keys = new Map<number, string>();
