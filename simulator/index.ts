@@ -49,7 +49,21 @@ export type {
 } from '../types/control/control.ts';
 export { ZULIP_RATE_LIMITING_RULES, type RateLimitConfig, type RateLimitRule, type RateLimitRules } from './http/rate-limit.ts';
 
-export const DEFAULT_FIXTURE = defaultFixture as unknown as Fixture;
+/** Objects and arrays frozen all the way down. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Zulip's development realm. Frozen (copy it with structuredClone to change it): the test suite
+ * validates it, so createSimulator() trusts it without compiling the fixture schema, which was
+ * half of the start-up.
+ */
+export const DEFAULT_FIXTURE: Fixture = deepFreeze(defaultFixture as unknown as Fixture);
 
 /** The seed when none is given: `npm start`, `npm run simulator` and createSimulator() share it, so
  * the API keys one prints are the keys the other accepts. */
@@ -244,7 +258,15 @@ export function basicAuth(username: string, password: string): string {
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  const fixture = typeof options.fixture === 'string' ? loadFixtureFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
+  // Fixtures known to be valid, not checked again: the frozen built-in one, and those read (and
+  // checked) from a file here, which nobody else holds.
+  const checked = new WeakSet<Fixture>([DEFAULT_FIXTURE]);
+  const fromFile = (file: string): Fixture => {
+    const read = loadFixtureFile(file);
+    checked.add(read);
+    return read;
+  };
+  const fixture = typeof options.fixture === 'string' ? fromFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
   const seed = options.seed ?? DEFAULT_SEED;
   let engine: Engine;
   const clock = createClockControl(() => engine, {
@@ -252,7 +274,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     ...(options.realTimeTickMs !== undefined ? { tickMs: options.realTimeTickMs } : {}),
   });
   const baseClock = (from: Fixture): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(from));
-  const build = (from: Fixture = fixture): Engine => createEngine(from, { seed, clock: baseClock(from) });
+  const build = (from: Fixture = fixture): Engine => createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from) });
   engine = build();
   if (options.realTime) clock.followRealTime(true);
   const replaceEngine = (next: Engine): void => {
@@ -323,7 +345,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     reset(resetOptions = {}) {
       const given = resetOptions.fixture;
-      replaceEngine(build(given === undefined ? fixture : typeof given === 'string' ? loadFixtureFile(given) : given));
+      replaceEngine(build(given === undefined ? fixture : typeof given === 'string' ? fromFile(given) : given));
       faults.clear();
       journal?.clear();
     },

@@ -8,7 +8,7 @@ import type { Fixture } from '../../types/chat/fixture.ts';
 import type { Engine } from './core.ts';
 import { resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
 import { createEventQueues, restoreQueues, type QueuesData } from './event-queue.ts';
-import { loadFixture } from './fixture.ts';
+import { loadFixture, validateFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
 import { simulatedClock } from './simulated-clock.ts';
 import type { State } from './state.ts';
@@ -17,11 +17,13 @@ import { renderProfileData } from './users.ts';
 export interface EngineOptions {
   seed?: number | string;
   clock: Clock;
+  /** The fixture is known to be valid (validateFixture passed it): skip checking it again. */
+  validated?: boolean;
 }
 
 export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   const deps: Deps = { clock: simulatedClock(options.clock), random: seededRandom(options.seed ?? 0) };
-  const engine = { state: loadFixture(fixture, deps), deps } as Engine;
+  const engine = { state: loadFixture(options.validated ? fixture : validateFixture(fixture), deps), deps } as Engine;
   engine.queues = createEventQueues(engine, options.seed ?? 0);
   // Profile values may mention users and channels: render once everything exists.
   for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);

@@ -3,7 +3,7 @@
  * compiled once) and then cross-checked (unique ids and emails, every referenced email and
  * channel exists), each problem named by its JSON pointer, before anything is built.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' };
 import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat/fixture.ts';
 import { storedContentType } from './attachments.ts';
@@ -46,8 +46,15 @@ export class FixtureError extends Error {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateSchema = ajv.compile<Fixture>(schema);
+/**
+ * Compiled on first use, not at import: compiling takes half of the simulator's start-up, and the
+ * built-in fixture, checked by the test suite, is never validated at run time.
+ */
+let compiledSchema: ValidateFunction<Fixture> | undefined;
+function validateSchema(): ValidateFunction<Fixture> {
+  compiledSchema ??= new Ajv({ allErrors: true, strict: false }).compile<Fixture>(schema);
+  return compiledSchema;
+}
 
 function describe(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') {
@@ -61,8 +68,9 @@ function describe(error: ErrorObject): string {
 
 /** Schema validation plus cross-reference checks; throws FixtureError listing every problem. */
 export function validateFixture(input: unknown, file?: string): Fixture {
-  if (!validateSchema(input)) {
-    const problems = (validateSchema.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describe(e) }));
+  const validate = validateSchema();
+  if (!validate(input)) {
+    const problems = (validate.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describe(e) }));
     throw new FixtureError(problems, file);
   }
   const fixture = input;
@@ -366,8 +374,8 @@ export function emailToken(deps: Deps): string {
 }
 
 /** Build the state a validated fixture describes (messages excepted: see seedMessages). */
-export function loadFixture(input: Fixture, deps: Deps): State {
-  const fixture = validateFixture(input);
+/** State from a valid fixture (validateFixture says which are). */
+export function loadFixture(fixture: Fixture, deps: Deps): State {
   const state = emptyState(buildRealm(fixture));
   for (const l of state.realm.linkifiers) reserveId(state, 'linkifier', l.id);
   const realm = state.realm;

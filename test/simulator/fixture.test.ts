@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FixtureError, createSimulator, fixedClock } from '../../simulator/index.ts';
+import { DEFAULT_FIXTURE, FixtureError, createSimulator, fixedClock } from '../../simulator/index.ts';
+import { validateFixture } from '../../simulator/engine/fixture.ts';
 import { ERROR_CODES } from '../../simulator/engine/errors.ts';
 import envelopeSchema from '../../schemas/chat/envelope.schema.json' with { type: 'json' };
 import { ID, devFixture, sim } from './helpers.ts';
@@ -19,6 +20,28 @@ function problemsOf(mutate: (f: ReturnType<typeof devFixture>) => void): string 
   }
   throw new Error('fixture was accepted');
 }
+
+describe('the built-in fixture', () => {
+  // createSimulator() skips validating it, which is right only while both hold.
+  it('is valid', () => {
+    expect(validateFixture(structuredClone(DEFAULT_FIXTURE))).toEqual(DEFAULT_FIXTURE);
+    expect(() => validateFixture(DEFAULT_FIXTURE)).not.toThrow();
+  });
+
+  it('cannot be changed, at any depth', () => {
+    const unfrozen: string[] = [];
+    const walk = (value: unknown, pointer: string): void => {
+      if (value === null || typeof value !== 'object') return;
+      if (!Object.isFrozen(value)) unfrozen.push(pointer || '/');
+      for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k}`);
+    };
+    walk(DEFAULT_FIXTURE, '');
+    expect(unfrozen).toEqual([]);
+    expect(() => {
+      (DEFAULT_FIXTURE.users[0] as { full_name: string }).full_name = 'changed';
+    }).toThrow(TypeError);
+  });
+});
 
 describe('fixture validation', () => {
   const rows: [string, (f: ReturnType<typeof devFixture>) => void, string][] = [

@@ -13,6 +13,7 @@ export function table(rows: string[][]): string {
 const verdict = (ok: boolean): string => (ok ? 'ok' : 'MISSED');
 const atLeast = (value: number, target: number | null): string => (target === null ? '' : `≥ ${times(target)} ${verdict(value >= target)}`);
 const below = (value: number, target: number, unit: (x: number) => string): string => `< ${unit(target)} ${verdict(value < target)}`;
+const cpu = (x: number | null): string => (x === null ? '–' : ms(x));
 
 export function describeMachine(info: MachineInfo, placement: Placement, check: MachineCheck | null, load: MachineLoad): string[] {
   const lines = [
@@ -55,8 +56,8 @@ export function describeResult(r: CaseResult): string[] {
       ];
     case 'startup':
       return [
-        `npm run simulator, spawn → first answer: ${ms(r.npm)} median (${r.npmRuns.map((x) => x.toFixed(0)).join(' ')}); without npm ${ms(r.node)} (${r.nodeRuns.map((x) => x.toFixed(0)).join(' ')})`,
-        `createSimulator() ${ms(r.create)} median (first call ${ms(r.createFirst)}); reset() ${ms(r.reset)}`,
+        `npm run simulator, spawn → first answer: ${ms(r.npm)} median (${r.npmRuns.map((x) => x.toFixed(0)).join(' ')}), CPU ${cpu(r.npmCpu)}; without npm ${ms(r.node)} (${r.nodeRuns.map((x) => x.toFixed(0)).join(' ')}), CPU ${cpu(r.nodeCpu)}`,
+        `createSimulator() ${ms(r.create)} median, CPU ${ms(r.createCpu)} (first call ${ms(r.createFirst)}); reset() ${ms(r.reset)}, CPU ${ms(r.resetCpu)}`,
       ];
   }
 }
@@ -115,9 +116,9 @@ export function summaryTable(results: CaseResult[]): string {
     }
     if (r.kind === 'memory') rest.push(['memory', `${bytes(r.beyondContent)}/message beyond content (${bytes(r.beyondContentWithSearchIndex)} with search index)`, below(r.beyondContent, r.target, bytes)]);
     if (r.kind === 'startup') {
-      rest.push(['npm run simulator', `${ms(r.npm)} to first answer`, below(r.npm, r.targets.npm, ms)]);
-      rest.push(['createSimulator()', ms(r.create), below(r.create, r.targets.create, ms)]);
-      rest.push(['reset()', ms(r.reset), below(r.reset, r.targets.reset, ms)]);
+      rest.push(['npm run simulator', `${ms(r.npm)} to first answer (CPU ${cpu(r.npmCpu)})`, below(r.npm, r.targets.npm, ms)]);
+      rest.push(['createSimulator()', `${ms(r.create)} (CPU ${ms(r.createCpu)})`, below(r.create, r.targets.create, ms)]);
+      rest.push(['reset()', `${ms(r.reset)} (CPU ${ms(r.resetCpu)})`, below(r.reset, r.targets.reset, ms)]);
     }
   }
   if (rest.length > 0) lines.push('', table(rest));
