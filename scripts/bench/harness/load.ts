@@ -84,18 +84,19 @@ export async function measureLoad(server: ChildServer<{ port: number }>, request
 }
 
 /**
- * Rounds of two sides in ABBA order (a b, b a, a b, …), so a drift in the machine's load favours
- * neither; `run` measures one side once. Each run is reported to `onRun` as it ends.
+ * Rounds of the sides in alternating order (a b, b a, a b, … for two; a b c, c b a, … for three),
+ * so a drift in the machine's load favours none; `run` measures one side once. Each run is
+ * reported to `onRun` as it ends.
  */
 export async function alternate<S extends string, R>(
-  sides: readonly [S, S],
+  sides: readonly S[],
   rounds: number,
   run: (side: S, round: number) => Promise<R>,
   onRun?: (side: S, round: number, result: R) => void,
 ): Promise<Record<S, R[]>> {
-  const out = { [sides[0]]: [], [sides[1]]: [] } as unknown as Record<S, R[]>;
+  const out = Object.fromEntries(sides.map((side) => [side, []])) as unknown as Record<S, R[]>;
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? sides : ([sides[1], sides[0]] as const);
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const result = await run(side, round);
       out[side].push(result);

@@ -1,11 +1,12 @@
 /**
  * Real-time cases. `events-latency`: the ten subscribers of a channel each hold a GET /events
  * long-poll; messages are sent to the channel one at a time and timed from the send to each
- * poll's answer. `queues` (issue 9's scale case): the same with many more queues open, each
- * holding a long-poll (one per extra user, ten of them the channel's subscribers): the memory a
- * queue costs, the delivery latency, and POST /messages throughput beside an identical server
- * without queues, in ABBA rounds. The clients run in a process of their own (poller.ts), on the
- * generator's core.
+ * poll's answer. `queues` (issue 9's scale case): many more queues open, each holding a
+ * long-poll (one per extra user; ten of them subscribe to the channel): the memory a queue costs,
+ * the delivery latency among them, and POST /messages throughput beside an identical server
+ * without queues, in alternating rounds: sent to a channel none of the queues' users is in (what
+ * open queues cost by being there), and to their channel (each message also answers ten polls,
+ * which poll again). The clients run in a process of their own (poller.ts), on the generator's core.
  */
 import { alternate, measureLoad, type LoadRun } from '../harness/load.ts';
 import { startChild, type ChildServer } from '../harness/processes.ts';
@@ -37,13 +38,24 @@ export interface QueuesResult {
   /** Heap per registered queue, and per poll parked on it (request, socket), bytes. */
   bytesPerQueue: number;
   bytesPerParkedPoll: number;
-  /** POST /messages rates with the queues ÷ without, per round, and their median. */
+  /** POST /messages rate with the queues open, none of them receiving, ÷ without queues: per round and median. */
   ratios: number[];
   ratio: number;
-  withQueues: { rps: number; p50: number; p99: number; usPerRequest: number; pollerCpu: number };
-  withoutQueues: { rps: number; p50: number; p99: number; usPerRequest: number };
+  /** The same when ten of the queues receive each message (their polls answered and renewed). */
+  receivingRatios: number[];
+  receivingRatio: number;
+  withoutQueues: SendSide;
+  idleQueues: SendSide;
+  receivingQueues: SendSide & { pollerCpu: number };
   latency: LatencyResult;
   errors: number;
+}
+
+export interface SendSide {
+  rps: number;
+  p50: number;
+  p99: number;
+  usPerRequest: number;
 }
 
 type Poller = ChildServer<Record<string, never>>;
@@ -112,18 +124,24 @@ export async function runQueuesCase(ctx: BenchContext): Promise<QueuesResult> {
     await waitParked(sims.with, n);
     const parked = await memory();
 
-    const request = requestAs(sims.with.info, SENDER, 'POST', '/api/v1/messages', { type: 'stream', to: BENCH_CHANNEL, topic: 'load', content: 'hello from the benchmark' });
+    const send = (to: string) => requestAs(sims.with.info, SENDER, 'POST', '/api/v1/messages', { type: 'stream', to, topic: 'load', content: 'hello from the benchmark' });
+    // Verona's ten subscribers are the fixture's people, none of whom holds a queue.
+    const sides = {
+      without: { sim: sims.without, request: send('Verona') },
+      idle: { sim: sims.with, request: send('Verona') },
+      receiving: { sim: sims.with, request: send(BENCH_CHANNEL) },
+    };
     const warmUp = { ...ctx.load, seconds: 1 };
-    for (const side of ['without', 'with'] as const) await measureLoad(sims[side], request, warmUp);
+    for (const side of Object.values(sides)) await measureLoad(side.sim, side.request, warmUp);
     const pollerCpu: number[] = [];
-    const runs = await alternate(['without', 'with'] as const, ctx.rounds, async (side) => {
+    const runs = await alternate(['without', 'idle', 'receiving'] as const, ctx.rounds, async (name) => {
       const before = await poller.cpuMs();
-      const run = await measureLoad(sims[side], request, ctx.load);
-      if (side === 'with') pollerCpu.push(((await poller.cpuMs()) - before) / (ctx.load.seconds * 1000));
+      const run = await measureLoad(sides[name].sim, sides[name].request, ctx.load);
+      if (name === 'receiving') pollerCpu.push(((await poller.cpuMs()) - before) / (ctx.load.seconds * 1000));
       return run;
     });
-    const ratios = runs.with.map((w, i) => w.rps / runs.without[i]!.rps);
-    const side = (rs: LoadRun[]) => ({
+    const ratiosOf = (rs: LoadRun[]): number[] => rs.map((r, i) => r.rps / runs.without[i]!.rps);
+    const side = (rs: LoadRun[]): SendSide => ({
       rps: median(rs.map((r) => r.rps)),
       p50: median(rs.map((r) => r.p50)),
       p99: median(rs.map((r) => r.p99)),
@@ -133,6 +151,8 @@ export async function runQueuesCase(ctx: BenchContext): Promise<QueuesResult> {
     if (stillParked < n) ctx.log(`  note: ${n - stillParked} polls were not parked after the load (answered and not yet back)`);
     const latency = await probe(ctx, poller, sims.with.info, `${name}-latency`, `GET /events delivery among ${n} parked polls`, n);
     const failures = await poller.call<number>('failures');
+    const ratios = ratiosOf(runs.idle);
+    const receivingRatios = ratiosOf(runs.receiving);
     return {
       kind: 'queues',
       name,
@@ -142,10 +162,13 @@ export async function runQueuesCase(ctx: BenchContext): Promise<QueuesResult> {
       bytesPerParkedPoll: (parked - registered) / n,
       ratios,
       ratio: median(ratios),
-      withQueues: { ...side(runs.with), pollerCpu: median(pollerCpu) },
+      receivingRatios,
+      receivingRatio: median(receivingRatios),
       withoutQueues: side(runs.without),
+      idleQueues: side(runs.idle),
+      receivingQueues: { ...side(runs.receiving), pollerCpu: median(pollerCpu) },
       latency,
-      errors: failures + [...runs.with, ...runs.without].reduce((k, r) => k + r.errors + r.non2xx, 0),
+      errors: failures + [...runs.without, ...runs.idle, ...runs.receiving].reduce((k, r) => k + r.errors + r.non2xx, 0),
     };
   } finally {
     await poller.stop();

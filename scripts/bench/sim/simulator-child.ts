@@ -14,7 +14,7 @@ import { answerCalls } from '../harness/processes.ts';
 export interface SimSetup {
   /** Messages stored before the case runs (see storeMessages). */
   stored: number;
-  /** Extra member accounts, bench-1@example.com …, each made through POST /users. */
+  /** Extra member accounts, bench-1@example.com …, each made through POST /users (after the realm's default channels are made ordinary ones, so that they join none). */
   users: number;
   /** A public channel `bench-10` with the first ten extra users subscribed (needs users ≥ 10). */
   channel: boolean;
@@ -63,6 +63,12 @@ export function storeMessages(simulator: Simulator, count: number): number {
 
 async function setUp(simulator: Simulator, setup: SimSetup): Promise<string[]> {
   const extra: string[] = [];
+  // New accounts join the default channels (Verona): keep it the fixture's ten people.
+  for (const streamId of [...simulator.engine.state.realm.default_stream_ids]) {
+    if (setup.users === 0) break;
+    const res = await simulator.request({ method: 'DELETE', path: '/api/v1/default_streams', as: ADMIN, query: { stream_id: streamId } });
+    if (res.status !== 200) throw new Error(`DELETE /default_streams: ${JSON.stringify(res.body)}`);
+  }
   for (let i = 1; i <= setup.users; i++) {
     const email = `bench-${i}@example.com`;
     const res = await simulator.request({
