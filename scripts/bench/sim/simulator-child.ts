@@ -37,8 +37,9 @@ const SENDERS = ['iago@zulip.com', 'hamlet@zulip.com', 'othello@zulip.com', 'pro
 
 /**
  * `count` messages sent now, from five senders: nine in ten to four public channels over fifty
- * topics, one in ten a direct message; a short Markdown text each (bold, code, an emoji). Answers
- * the characters of content they hold (raw, rendered and topic), which "beyond content" excludes.
+ * topics, one in ten a direct message; a short line of words each, one in ten with Markdown in it
+ * (bold, code, an emoji). Answers the characters of content they hold (raw, rendered and topic),
+ * which "beyond content" excludes.
  */
 export function storeMessages(simulator: Simulator, count: number): number {
   const engine = simulator.engine;
@@ -52,7 +53,7 @@ export function storeMessages(simulator: Simulator, count: number): number {
       type: direct ? 'private' : 'stream',
       to: direct ? JSON.stringify([senders[(i + 1) % senders.length]!.id]) : CHANNELS[i % CHANNELS.length]!,
       topic: direct ? undefined : `topic ${i % 50}`,
-      content: `message number ${i} about **things** and \`code\` :smile:`,
+      content: i % 10 === 0 ? `message number ${i} about **things** and \`code\` :smile:` : `message number ${i} about things`,
       client: 'bench',
     });
     const m = store.messages[store.indexById.get(value.id)!]!;
