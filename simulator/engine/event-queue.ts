@@ -388,17 +388,30 @@ function acceptsType(q: EventQueue, event: Record<string, unknown>): boolean {
   if (caps.user_settings_object && (type === 'update_display_settings' || type === 'update_global_notifications')) return false;
   if (type === 'user_group') {
     if (event.op === 'remove') return !caps.include_deactivated_groups;
+    // Reactivation: clients that keep deactivated groups never lost it (process_user_group_creation_event).
+    if (event.op === 'add' && event.for_reactivation === true) return !caps.include_deactivated_groups;
     const data = event.data as Record<string, unknown> | undefined;
     if (event.op === 'update' && data !== undefined && 'deactivated' in data) return caps.include_deactivated_groups;
   }
   if (type === 'stream') {
     // Archiving sends both (do_deactivate_stream): clients that show archived channels take the
-    // is_archived update, the others the delete (routing derived from the capability's text).
+    // is_archived update, the others the delete; unarchiving likewise the update or the create.
     if (event.op === 'delete' && event.for_archiving === true) return !caps.archived_channels;
+    if (event.op === 'create' && event.for_unarchiving === true) return !caps.archived_channels;
     if (event.op === 'update' && event.property === 'is_archived') return caps.archived_channels;
   }
   return true;
 }
+
+/**
+ * Keys that only route an event between queues (Zulip's Internal*Event fields, read by Tornado's
+ * process_*_event): no client ever sees them.
+ */
+const ROUTING_KEYS: Readonly<Record<string, string>> = {
+  'stream/create': 'for_unarchiving',
+  'stream/delete': 'for_archiving',
+  'user_group/add': 'for_reactivation',
+};
 
 function emptyTopicName(queues: Internals, q: EventQueue, topic: unknown): unknown {
   return topic === '' && !q.options.capabilities.empty_topic_name ? queues.engine.state.realm.realm_empty_topic_display_name : topic;
@@ -407,6 +420,11 @@ function emptyTopicName(queues: Internals, q: EventQueue, topic: unknown): unkno
 function without(event: Record<string, unknown>, key: string): Record<string, unknown> {
   const { [key]: _dropped, ...rest } = event;
   return rest;
+}
+
+function withoutRoutingKey(event: Record<string, unknown>): Record<string, unknown> {
+  const key = ROUTING_KEYS[`${String(event.type)}/${String(event.op)}`];
+  return key !== undefined && key in event ? without(event, key) : event;
 }
 
 /** The copies of one event a queue gets (zero, one, or one per message ID for old deleters). */
@@ -446,7 +464,9 @@ function variantsFor(queues: Internals, q: EventQueue, event: Record<string, unk
       if (event.op === 'update' && 'deactivated' in event) {
         return event.deactivated === true && !caps.include_deactivated_groups ? [] : [without(event, 'deactivated')];
       }
-      return [event];
+      return [withoutRoutingKey(event)];
+    case 'stream':
+      return [withoutRoutingKey(event)];
     case 'custom_profile_fields':
       if (q.options.pronounsFieldTypeSupported !== false) return [event];
       return [{ ...event, fields: withoutPronounsType(event.fields as CustomProfileFieldDict[]) }];

@@ -10,8 +10,10 @@ export interface Effect {
   /**
    * The event as sent. Delivery-only keys, removed before queuing as Zulip removes them:
    * `inaccessible_user: true` on a `realm_user` `add` (dropped for `user_list_incomplete`
-   * queues) and a top-level `deactivated: true` on a `user_group` rename (dropped for queues
-   * without `include_deactivated_groups`).
+   * queues), a top-level `deactivated: true` on a `user_group` rename (dropped for queues
+   * without `include_deactivated_groups`), `for_archiving` / `for_unarchiving` on a `stream`
+   * `delete` / `create` and `for_reactivation` on a `user_group` `add` (the queues that keep
+   * archived channels / deactivated groups skip those when true).
    */
   event: Record<string, unknown> & { type: string };
   /** IDs of the users who receive the event. */

@@ -139,7 +139,7 @@ export interface RealmUserStateOptions {
 
 /**
  * The `realm_user` fetch type (reference part 3 §1.7): active users and bots by ID without
- * `is_active`, the deactivated ones apart, the system bots, and the caller's own keys (avatars
+ * `is_active`, the deactivated ones apart, the system bots (by name), and the caller's own keys (avatars
  * always as URLs, as with client_gravatar off).
  */
 export function realmUserState(engine: Engine, me: UserRecord, options: RealmUserStateOptions): Record<string, unknown> {
@@ -150,13 +150,11 @@ export function realmUserState(engine: Engine, me: UserRecord, options: RealmUse
     const { is_active: _isActive, ...person } = formatUser(engine, me, u, format);
     (u.is_active ? active : inactive).push(person as User);
   }
+  // Zulip's get_cross_realm_dicts: by full name, and is_active kept (only the realm's users lose it).
   const crossRealmBots = [...engine.state.users.values()]
     .filter((u) => u.is_system_bot)
-    .sort((a, b) => a.id - b.id)
-    .map((u) => {
-      const { is_active: _isActive, ...bot } = formatUser(engine, me, u, { clientGravatar: false, includeCustomProfileFields: false });
-      return bot;
-    });
+    .sort((a, b) => (a.full_name < b.full_name ? -1 : a.full_name > b.full_name ? 1 : a.id - b.id))
+    .map((u) => formatUser(engine, me, u, { clientGravatar: false, includeCustomProfileFields: false }));
   return {
     realm_users: active,
     realm_non_active_users: inactive,

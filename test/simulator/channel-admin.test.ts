@@ -256,7 +256,7 @@ describe('PATCH /streams/{stream_id}: privacy', () => {
     const newcomers = NON_GUESTS.filter((id) => !CORE_TEAM_SEERS.includes(id));
     const stream = (await call(s, 'GET', `/streams/${S.coreTeam}`)).body.stream;
     expect(channelEvents(events)).toEqual([
-      { event: { type: 'stream', op: 'create', streams: [stream], for_unarchiving: false }, users: newcomers },
+      { event: { type: 'stream', op: 'create', streams: [stream] }, users: newcomers },
       { event: { type: 'subscription', op: 'peer_add', stream_ids: [S.coreTeam], user_ids: [ID.desdemona, ID.hamlet, ID.iago] }, users: newcomers },
       {
         event: {
@@ -496,7 +496,7 @@ describe('PATCH /streams/{stream_id}: group settings as {new, old}', () => {
         event: { type: 'stream', op: 'update', property: 'can_administer_channel_group', value: { direct_members: [ID.othello], direct_subgroups: [] }, stream_id: S.coreTeam, name: 'core team' },
         users: CORE_TEAM_SEERS,
       },
-      { event: { type: 'stream', op: 'create', streams: [stream], for_unarchiving: false }, users: [ID.othello] },
+      { event: { type: 'stream', op: 'create', streams: [stream] }, users: [ID.othello] },
       { event: { type: 'subscription', op: 'peer_add', stream_ids: [S.coreTeam], user_ids: [ID.desdemona, ID.hamlet, ID.iago] }, users: [ID.othello] },
     ]);
     const take = await eventsOf(s, () => call(s, 'PATCH', `/streams/${S.coreTeam}`, { can_administer_channel_group: { new: G.nobody } }));
@@ -504,7 +504,7 @@ describe('PATCH /streams/{stream_id}: group settings as {new, old}', () => {
       ['update', CORE_TEAM_SEERS],
       ['delete', [ID.othello]],
     ]);
-    expect(take[1]!.event).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: S.coreTeam }], stream_ids: [S.coreTeam], for_archiving: false });
+    expect(take[1]!.event).toEqual({ type: 'stream', op: 'delete', streams: [{ stream_id: S.coreTeam }], stream_ids: [S.coreTeam] });
   });
 
   it('needs content access for the settings that grant it, and a moderator for deletion settings', async () => {
@@ -549,7 +549,7 @@ describe('DELETE /streams/{stream_id} (archive) and unarchiving', () => {
     // Clients without archived_channels see a deletion, the others an update.
     expect(channelEvents(events)).toEqual([
       ...leading,
-      { event: { type: 'stream', op: 'delete', streams: [{ stream_id: S.verona }], stream_ids: [S.verona], for_archiving: true }, users: seers },
+      { event: { type: 'stream', op: 'delete', streams: [{ stream_id: S.verona }], stream_ids: [S.verona] }, users: seers },
     ]);
     expect(channelEvents(modern.take())).toEqual([
       ...leading,
@@ -578,7 +578,7 @@ describe('DELETE /streams/{stream_id} (archive) and unarchiving', () => {
     expect((await call(s, 'DELETE', `/streams/${S.coreTeam}`, {}, ID.desdemona)).body).toEqual(ok);
   });
 
-  it('unarchives with PATCH is_archived=false: update (for clients that show archived channels), create, and a notice', async () => {
+  it('unarchives with PATCH is_archived=false: update (for clients that show archived channels), create (for the others), and a notice', async () => {
     const s = sim();
     await call(s, 'DELETE', `/streams/${S.denmark}`);
     expect((await call(s, 'PATCH', `/streams/${S.denmark}`, { is_archived: true })).body).toEqual(ok);
@@ -587,11 +587,11 @@ describe('DELETE /streams/{stream_id} (archive) and unarchiving', () => {
       expect((await call(s, 'PATCH', `/streams/${S.denmark}`, { is_archived: false })).body).toEqual(ok);
     });
     const stream = (await call(s, 'GET', `/streams/${S.denmark}`)).body.stream;
-    const create = { event: { type: 'stream', op: 'create', streams: [stream], for_unarchiving: true }, users: NON_GUESTS };
+    const create = { event: { type: 'stream', op: 'create', streams: [stream] }, users: NON_GUESTS };
     expect(channelEvents(events)).toEqual([create]);
+    // Clients that keep archived channels never lost it: the update only (Zulip's for_unarchiving).
     expect(channelEvents(modern.take())).toEqual([
       { event: { type: 'stream', op: 'update', property: 'is_archived', value: false, stream_id: S.denmark, name: 'Denmark' }, users: NON_GUESTS },
-      create,
     ]);
     expect(stream.is_archived).toBe(false);
     expect((await lastNotice(s, S.denmark))!).toMatchObject({ content: 'Channel #**Denmark** has been unarchived.', flags: [] });

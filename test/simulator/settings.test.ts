@@ -75,8 +75,8 @@ describe('PATCH /settings, every setting of the table', () => {
   it('answers at the legacy paths too', async () => {
     const s = sim();
     expect((await change(s, { enable_sounds: false }, ID.hamlet, '/api/v1/settings/notifications')).status).toBe(200);
-    expect((await change(s, { dense_mode: false }, ID.hamlet, '/api/v1/settings/display')).status).toBe(200);
-    expect((await registered(s)).user_settings).toMatchObject({ enable_sounds: false, dense_mode: false });
+    expect((await change(s, { fluid_layout_width: true }, ID.hamlet, '/api/v1/settings/display')).status).toBe(200);
+    expect((await registered(s)).user_settings).toMatchObject({ enable_sounds: false, fluid_layout_width: true });
   });
 
   it.each([

@@ -69,7 +69,7 @@ describe('POST /user_groups/create', () => {
     expect(await group(s, 18)).toEqual(created);
     // The add event never carries subgroups: they follow in their own event.
     expect(events).toEqual([
-      { event: { type: 'user_group', op: 'add', group: { ...created, direct_subgroup_ids: [] }, for_reactivation: false }, users: realmUsers(s) },
+      { event: { type: 'user_group', op: 'add', group: { ...created, direct_subgroup_ids: [] } }, users: realmUsers(s) },
       { event: { type: 'user_group', op: 'add_subgroups', group_id: 18, direct_subgroup_ids: [G.moderators, HAMLETCHARACTERS] }, users: realmUsers(s) },
     ]);
   });
@@ -266,7 +266,7 @@ describe('POST /user_groups/{id}/members', () => {
     const removed = await eventsOf(s, () => members(s, ID.cordelia, HAMLETCHARACTERS, { delete: [ID.othello, ID.cordelia] }));
     // Hamlet stays subscribed; Othello and Cordelia lose sight of the channel.
     expect(removed.find((e) => e.event.type === 'stream')).toEqual({
-      event: { type: 'stream', op: 'delete', streams: [{ stream_id: CORE_TEAM }], stream_ids: [CORE_TEAM], for_archiving: false },
+      event: { type: 'stream', op: 'delete', streams: [{ stream_id: CORE_TEAM }], stream_ids: [CORE_TEAM] },
       users: [ID.cordelia, ID.othello],
     });
   });
@@ -377,15 +377,15 @@ describe('PATCH /user_groups/{id}', () => {
     expect((await patch(s, ID.cordelia, HAMLETCHARACTERS, { name: 'hamletcharacters' })).body).toEqual({ result: 'success', msg: '' });
   });
 
-  it('reactivates with deactivated=false: update, then add for reactivation; true does nothing', async () => {
+  it('reactivates with deactivated=false: update (for clients that keep deactivated groups), add (for the others); true does nothing', async () => {
     const s = sim();
     await deactivate(s, ID.cordelia, HAMLETCHARACTERS);
     expect(await eventsOf(s, () => patch(s, ID.cordelia, HAMLETCHARACTERS, { deactivated: true }))).toEqual([]);
     const modern = watchEvents(s, { include_deactivated_groups: true });
     const legacy = watchEvents(s);
     await patch(s, ID.cordelia, HAMLETCHARACTERS, { deactivated: false });
-    const added = { type: 'user_group', op: 'add', group: await group(s, HAMLETCHARACTERS), for_reactivation: true };
-    expect(modern.take().map((e) => e.event)).toEqual([{ type: 'user_group', op: 'update', group_id: HAMLETCHARACTERS, data: { deactivated: false } }, added]);
+    const added = { type: 'user_group', op: 'add', group: await group(s, HAMLETCHARACTERS) };
+    expect(modern.take().map((e) => e.event)).toEqual([{ type: 'user_group', op: 'update', group_id: HAMLETCHARACTERS, data: { deactivated: false } }]);
     expect(legacy.take().map((e) => e.event)).toEqual([added]);
     expect(await group(s, HAMLETCHARACTERS)).toMatchObject({ deactivated: false });
   });
