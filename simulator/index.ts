@@ -8,6 +8,7 @@ import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
 import { createClockControl, type SimulatorClock } from './clock-control.ts';
 import { steppingClock, type Clock } from './engine/deps.ts';
 import { getUserByEmail, type Engine } from './engine/core.ts';
+import { installedContract } from './contract.ts';
 import { createEngine } from './engine/engine.ts';
 import { closeAllQueues } from './engine/event-queue.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
@@ -269,12 +270,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const fixture = typeof options.fixture === 'string' ? fromFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
   const seed = options.seed ?? DEFAULT_SEED;
   let engine: Engine;
+  const contract = installedContract();
+  const observeEvents = contract && ((event: Readonly<Record<string, unknown>>) => contract.event(event));
   const clock = createClockControl(() => engine, {
     ...(options.realClock ? { realClock: options.realClock } : {}),
     ...(options.realTimeTickMs !== undefined ? { tickMs: options.realTimeTickMs } : {}),
   });
   const baseClock = (from: Fixture): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(from));
-  const build = (from: Fixture = fixture): Engine => createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from) });
+  const build = (from: Fixture = fixture): Engine =>
+    createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), observeEvents });
   engine = build();
   if (options.realTime) clock.followRealTime(true);
   const replaceEngine = (next: Engine): void => {
@@ -294,6 +298,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     longPollTimeoutMs,
     beforeHandler: faults.intercept,
     onUnexpectedError,
+    contract,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
 
@@ -341,7 +346,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     restore(snapshot) {
       // The time source goes on as it was (the real clock, a test's clock); the snapshot's present
       // is reached if the source is behind it.
-      replaceEngine(engineFromSnapshot(snapshot, engine.state, { clock: engine.deps.clock.source, seed }));
+      replaceEngine(engineFromSnapshot(snapshot, engine.state, { clock: engine.deps.clock.source, seed, observeEvents }));
     },
     reset(resetOptions = {}) {
       const given = resetOptions.fixture;

@@ -11,7 +11,7 @@
  */
 import type { Clock } from '../engine/deps.ts';
 import type { Engine } from '../engine/core.ts';
-import { clockPosition, resumeEngine, type EngineContinuation } from '../engine/engine.ts';
+import { clockPosition, resumeEngine, type EngineContinuation, type EngineOptions } from '../engine/engine.ts';
 import { queuesData, type QueuesData } from '../engine/event-queue.ts';
 import type { State } from '../engine/state.ts';
 import { CodecError, decode, encode } from './codec.ts';
@@ -124,7 +124,7 @@ export function readSnapshot(snapshot: unknown, reference: State): EngineContinu
  * A new engine continuing the snapshot's, on the time source `clock` (moved on to the snapshot's
  * present if it is behind). Throws SnapshotError when it cannot.
  */
-export function engineFromSnapshot(snapshot: unknown, reference: State, options: { clock: Clock; seed: number | string }): Engine {
+export function engineFromSnapshot(snapshot: unknown, reference: State, options: EngineOptions & { seed: number | string }): Engine {
   const { state, ...continuation } = readSnapshot(snapshot, reference);
   return resumeEngine(state, continuation, options);
 }

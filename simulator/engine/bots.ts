@@ -19,6 +19,9 @@ import { randomApiKey } from './deps.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { ROLE, type Role, type StreamRecord, type UserRecord } from './state.ts';
+import type { CreateBotResponse } from '../../types/chat/responses/create-bot.ts';
+import type { GetBotsResponse } from '../../types/chat/responses/get-bots.ts';
+import type { UpdateBotResponse } from '../../types/chat/responses/update-bot.ts';
 import { addAccount, changeFullName, changeUserRole, checkFullName, checkRoleChange, isValidEmail, notifyCreatedUser, userByDeliveryEmail } from './user-admin.ts';
 import { accessBotById, avatarChangeEvents } from './users.ts';
 
@@ -74,14 +77,8 @@ export interface CreateBotParams {
   avatar: AvatarUpload;
 }
 
-export interface CreatedBot {
-  user_id: number;
-  api_key: string;
-  avatar_url: string | null;
-  default_sending_stream: string | null;
-  default_events_register_stream: string | null;
-  default_all_public_streams: boolean;
-}
+/** What POST /bots answers (schemas/chat/responses/create-bot.schema.json). */
+export type CreatedBot = CreateBotResponse;
 
 /**
  * POST /bots (guests and bots refused by the route), with add_bot_backend's checks in its order:
@@ -128,13 +125,13 @@ export function createBot(engine: Engine, actor: UserRecord, p: CreateBotParams)
   if (p.botType === BOT_TYPE.incomingWebhook && serviceName) bot.bot_config.integration_id = serviceName;
   if (p.botType === BOT_TYPE.incomingWebhook || p.botType === BOT_TYPE.embedded) Object.assign(bot.bot_config, p.configData);
   events.push(effect(createdBotEvent(engine, bot), botOwnerUserIds(engine, bot)));
-  return outcome({ user_id: bot.id, api_key: bot.api_key, avatar_url: avatarUrl(engine, bot, { clientGravatar: false }), ...defaultsOf(engine, bot) }, events);
+  return outcome({ user_id: bot.id, api_key: bot.api_key, avatar_url: avatarUrl(engine, bot, { clientGravatar: false })!, ...defaultsOf(engine, bot) }, events);
 }
 
 // ---------------------------------------------------------------- GET /bots
 
 /** GET /bots: the caller's active bots, oldest first. */
-export function listOwnBots(engine: Engine, actor: UserRecord): Record<string, unknown>[] {
+export function listOwnBots(engine: Engine, actor: UserRecord): GetBotsResponse['bots'] {
   return [...engine.state.users.values()]
     .filter((u) => u.is_bot && u.is_active && u.bot_owner_id === actor.id)
     .sort((a, b) => a.date_joined - b.date_joined || a.id - b.id)
@@ -142,7 +139,7 @@ export function listOwnBots(engine: Engine, actor: UserRecord): Record<string, u
       username: bot.email,
       full_name: bot.full_name,
       api_key: bot.api_key,
-      avatar_url: avatarUrl(engine, bot, { clientGravatar: false }),
+      avatar_url: avatarUrl(engine, bot, { clientGravatar: false })!,
       ...defaultsOf(engine, bot),
     }));
 }
@@ -169,7 +166,7 @@ export interface UpdateBotParams {
  * owner, default channels, outgoing-webhook endpoint, configuration and avatar, checked in
  * Zulip's order and all before anything changes. Answers the bot's resulting settings.
  */
-export function updateBot(engine: Engine, actor: UserRecord, p: UpdateBotParams): Outcome<Record<string, unknown>> {
+export function updateBot(engine: Engine, actor: UserRecord, p: UpdateBotParams): Outcome<UpdateBotResponse> {
   const bot = accessBotById(engine, actor, p.botId);
   let fullName: string | undefined;
   if (p.fullName !== undefined) {
@@ -232,9 +229,9 @@ export function updateBot(engine: Engine, actor: UserRecord, p: UpdateBotParams)
     events.push(...avatarChangeEvents(engine, bot));
   }
 
-  const result: Record<string, unknown> = {
+  const result: UpdateBotResponse = {
     full_name: bot.full_name,
-    avatar_url: avatarUrl(engine, bot, { clientGravatar: false }),
+    avatar_url: avatarUrl(engine, bot, { clientGravatar: false })!,
     service_interface: p.serviceInterface,
     service_payload_url: p.servicePayloadUrl ?? null,
     config_data: p.configData ?? null,

@@ -8,6 +8,7 @@
  * a refusal late in the request leaves the earlier changes made. Here every check runs first and
  * a refused request changes nothing.
  */
+import type { Channel } from '../../types/chat/channel.ts';
 import { accessChannelFolder } from './channel-folders.ts';
 import { accessStreamById, accessStreamForAdministering, metadataAudience } from './channel-access.ts';
 import {
@@ -52,9 +53,9 @@ import type { ChannelGroupSetting, GroupSettingValue, StreamRecord, TopicsPolicy
 // ---------------------------------------------------------------- reading
 
 /** GET /streams/{stream_id}: any channel whose metadata the caller can see, archived ones included. */
-export function getStream(engine: Engine, user: UserRecord, streamId: number): Record<string, unknown> {
+export function getStream(engine: Engine, user: UserRecord, streamId: number): Channel {
   const stream = accessStreamById(engine, user, streamId, { requireContentAccess: false, requireActive: false });
-  return { ...formatStream(engine, stream) };
+  return formatStream(engine, stream);
 }
 
 /** GET /streams/{stream_id}/members: the active subscribers, ascending. */

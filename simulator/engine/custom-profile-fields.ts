@@ -10,6 +10,7 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { renderMarkdown } from './markdown/index.ts';
 import { renderContext } from './render.ts';
 import type { CustomProfileField, UserRecord } from './state.ts';
+import type { CustomProfileField as ApiCustomProfileField } from '../../types/chat/custom-profile-field.ts';
 import { codePointLength } from './text.ts';
 
 export const FIELD_TYPE = {
@@ -42,25 +43,14 @@ export const CUSTOM_PROFILE_FIELD_TYPES: Readonly<Record<string, { id: number; n
 export const RENDERED_FIELD_TYPES: ReadonlySet<number> = new Set([FIELD_TYPE.SHORT_TEXT, FIELD_TYPE.LONG_TEXT]);
 
 /** A field definition as GET /realm/profile_fields, /register and events show it. */
-export interface CustomProfileFieldDict {
-  id: number;
-  name: string;
-  type: number;
-  hint: string;
-  /** JSON-encoded, '' when the type needs none. */
-  field_data: string;
-  order: number;
-  required: boolean;
-  editable_by_user: boolean;
-  /** Only present when true. */
-  display_in_profile_summary?: true;
-}
+/** A field as the API shows it (schemas/chat/custom-profile-field.schema.json). */
+export type CustomProfileFieldDict = ApiCustomProfileField;
 
 function formatField(field: CustomProfileField): CustomProfileFieldDict {
   const out: CustomProfileFieldDict = {
     id: field.id,
     name: field.name,
-    type: field.type,
+    type: field.type as ApiCustomProfileField['type'],
     hint: field.hint,
     field_data: field.field_data,
     order: field.order,

@@ -7,7 +7,7 @@
 import type { Fixture } from '../../types/chat/fixture.ts';
 import type { Engine } from './core.ts';
 import { resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
-import { createEventQueues, restoreQueues, type QueuesData } from './event-queue.ts';
+import { createEventQueues, restoreQueues, type QueuedEventObserver, type QueuesData } from './event-queue.ts';
 import { loadFixture, validateFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
 import { simulatedClock } from './simulated-clock.ts';
@@ -19,12 +19,14 @@ export interface EngineOptions {
   clock: Clock;
   /** The fixture is known to be valid (validateFixture passed it): skip checking it again. */
   validated?: boolean;
+  /** Shown every event as it enters a queue (see event-queue.ts). */
+  observeEvents?: QueuedEventObserver | undefined;
 }
 
 export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   const deps: Deps = { clock: simulatedClock(options.clock), random: seededRandom(options.seed ?? 0) };
   const engine = { state: loadFixture(options.validated ? fixture : validateFixture(fixture), deps), deps } as Engine;
-  engine.queues = createEventQueues(engine, options.seed ?? 0);
+  engine.queues = createEventQueues(engine, options.seed ?? 0, options.observeEvents);
   // Profile values may mention users and channels: render once everything exists.
   for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);
   // Messages need users, channels and subscriptions in place, so the history is seeded last.
@@ -61,7 +63,7 @@ export function resumeEngine(state: State, continuation: EngineContinuation, opt
   if (latest !== null) clock.pinned(latest, () => undefined);
   const deps: Deps = { clock, random: resumeRandom(continuation.random) };
   const engine = { state, deps } as Engine;
-  engine.queues = createEventQueues(engine, options.seed ?? 0);
+  engine.queues = createEventQueues(engine, options.seed ?? 0, options.observeEvents);
   restoreQueues(engine, continuation.queues);
   return engine;
 }

@@ -104,14 +104,19 @@ export interface EventQueues {
   publish(effects: readonly Effect[]): void;
 }
 
+/** Shown every event as it enters a queue (the test suite's contract checks it against its schema). */
+export type QueuedEventObserver = (event: Readonly<QueuedEvent>) => void;
+
 interface Internals extends EventQueues {
   engine: Engine;
   random: Random;
+  observe: QueuedEventObserver | undefined;
 }
 
-export function createEventQueues(engine: Engine, seed: number | string): EventQueues {
+export function createEventQueues(engine: Engine, seed: number | string, observe?: QueuedEventObserver): EventQueues {
   const queues: Internals = {
     engine,
+    observe,
     // Queue IDs come from their own seeded stream, so registering never shifts the secrets
     // (API keys, tokens) the engine draws from its main one.
     random: seededRandom(`${String(seed)}/event-queues`),
@@ -360,6 +365,7 @@ function compressionKey(event: Record<string, unknown>): string | null {
 
 function push(queues: EventQueues, q: EventQueue, event: Record<string, unknown>): void {
   const queued = { ...event, id: q.nextEventId++ } as QueuedEvent;
+  (queues as Internals).observe?.(queued);
   const key = compressionKey(queued);
   if (key !== null) {
     const held = q.virtual.get(key);

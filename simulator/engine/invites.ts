@@ -39,7 +39,7 @@ export interface InviteDict {
   invited_by_user_id: number;
   invited: number;
   expiry_date: number | null;
-  invited_as: number;
+  invited_as: Role;
   link_url: string;
   is_multiuse: true;
 }

@@ -10,6 +10,8 @@ import { activeUserIds, getUser, getUserByApiEmail, nowSeconds, type Engine } fr
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { nextId, type PresenceRecord, type UserRecord } from './state.ts';
+import type { ClientPresence, Legacy, Presence } from '../../types/chat/presence.ts';
+import type { GetUserPresenceResponse } from '../../types/chat/responses/get-user-presence.ts';
 
 /** settings.OFFLINE_THRESHOLD_SECS: a user whose last sign of life is older shows as offline. */
 export const OFFLINE_THRESHOLD_SECS = 200;
@@ -64,14 +66,14 @@ function modernInfo(row: PresenceRecord, user: UserRecord): { active_timestamp: 
 }
 
 /** format_legacy_presence_dict: one made-up "website" client, active or idle. */
-function legacyClientInfo(row: PresenceRecord, user: UserRecord) {
+function legacyClientInfo(row: PresenceRecord, user: UserRecord): ClientPresence & { status: PresenceStatus } {
   const t = times(row, user);
   const active = t.active + PRESENCE_LEGACY_EVENT_OFFSET_FOR_ACTIVITY_SECONDS >= t.connected;
   return { client: 'website', status: active ? 'active' : 'idle', timestamp: wholeSeconds(active ? t.active : t.connected), pushable: false };
 }
 
 /** get_legacy_user_presence_info: the client's data twice, as `aggregated` (without pushable) and `website`. */
-function legacyInfo(row: PresenceRecord, user: UserRecord) {
+function legacyInfo(row: PresenceRecord, user: UserRecord): Legacy {
   const website = legacyClientInfo(row, user);
   return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
 }
@@ -158,7 +160,7 @@ export function presenceEnabledChanged(engine: Engine, user: UserRecord): Effect
  * (when given) and, without a positive one, who connected within the history limit; with the
  * highest update ID returned (the one sent when nothing is new, -1 without one). Ascending user IDs.
  */
-export function realmPresence(engine: Engine, query: PresenceQuery): Record<string, unknown> {
+export function realmPresence(engine: Engine, query: PresenceQuery): { presences: Record<string, Presence>; server_timestamp: number; presence_last_update_id: number } {
   const now = engine.deps.clock.now();
   const days = query.historyLimitDays ?? DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS;
   const since = now - days * DAY_SECS;
@@ -174,7 +176,7 @@ export function realmPresence(engine: Engine, query: PresenceQuery): Record<stri
     }
   }
   rows.sort((a, b) => a[0].id - b[0].id);
-  const presences: Record<string, unknown> = {};
+  const presences: Record<string, Presence> = {};
   for (const [user, row] of rows) {
     if (query.slim) presences[String(user.id)] = modernInfo(row, user);
     else presences[user.email] = legacyInfo(row, user);
@@ -189,7 +191,7 @@ export function realmPresence(engine: Engine, query: PresenceQuery): Record<stri
  * The legacy answer drops `client` and `pushable` and calls the user offline once their latest
  * timestamp is more than OFFLINE_THRESHOLD_SECS old; the slim one is the modern pair of timestamps.
  */
-export function userPresence(engine: Engine, userIdOrEmail: string, slim: boolean): Record<string, unknown> {
+export function userPresence(engine: Engine, userIdOrEmail: string, slim: boolean): GetUserPresenceResponse {
   const target = lookUpActiveUser(engine, userIdOrEmail);
   if (!target) throw ChatError.badRequest('No such user');
   if (target.bot_type !== null) throw ChatError.badRequest('Presence is not supported for bot users.');

@@ -11,6 +11,7 @@ import { initialState } from './initial-state.ts';
 import { checkEventNarrow, type EventNarrowTerm } from './narrow/events.ts';
 import type { UserRecord } from './state.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './server-version.ts';
+import type { RegisterQueueResponse } from '../../types/chat/responses/register-queue.ts';
 
 export interface RegisterParams {
   /** null: the user's default (a bot's default_all_public_streams, false for everyone else). */
@@ -54,7 +55,7 @@ export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterP
   };
 }
 
-export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParams): Record<string, unknown> {
+export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParams): RegisterQueueResponse {
   const options = queueOptions(engine, user, p);
   collectGarbage(engine);
   const queue = allocateQueue(engine, user.id, options);
@@ -73,6 +74,8 @@ export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParam
     want: (type) => wanted === null || wanted.has(type),
     listedEventType: (type) => listed !== null && listed.has(type),
   });
+  // The fetch types' builders each type their own keys loosely; the schema (checked on every
+  // response in the test suite) holds the assembled object to its shape.
   return {
     queue_id: queue.id,
     zulip_version: ZULIP_VERSION,
@@ -80,5 +83,5 @@ export function registerQueue(engine: Engine, user: UserRecord, p: RegisterParam
     zulip_merge_base: ZULIP_MERGE_BASE,
     ...state,
     last_event_id: -1,
-  };
+  } as RegisterQueueResponse;
 }

@@ -32,6 +32,7 @@ import {
 } from './channel-settings.ts';
 import { compareCodePoints, formatStream, formatSubscription, streamDeletionEvent } from './channels.ts';
 import { streamNotificationDefaults } from './user-settings.ts';
+import type { Subscription } from '../../types/chat/subscription.ts';
 
 /**
  * get_streams_to_which_user_cannot_add_subscribers, for a channel the actor can already read:
@@ -377,7 +378,7 @@ export function subscriptionState(engine: Engine, user: UserRecord, o: Subscript
 }
 
 function subscriptionObject(engine: Engine, user: UserRecord, stream: StreamRecord, sub: SubscriptionRecord, o: SubscriptionStateOptions): Record<string, unknown> {
-  const out = formatSubscription(engine, stream, sub, { includeSubscribers: false });
+  const out: Record<string, unknown> = { ...formatSubscription(engine, stream, sub, { includeSubscribers: false }) };
   if (!o.notificationSettingsNull) {
     for (const [key, fallback] of Object.entries(streamNotificationDefaults(user))) if (out[key] === null) out[key] = fallback;
   }
@@ -385,8 +386,8 @@ function subscriptionObject(engine: Engine, user: UserRecord, stream: StreamReco
 }
 
 /** GET /users/me/subscriptions: the caller's active subscriptions, by channel name. */
-export function listSubscriptions(engine: Engine, user: UserRecord, includeSubscribers: boolean): Record<string, unknown>[] {
-  const out: { name: string; value: Record<string, unknown> }[] = [];
+export function listSubscriptions(engine: Engine, user: UserRecord, includeSubscribers: boolean): Subscription[] {
+  const out: { name: string; value: Subscription }[] = [];
   for (const [streamId, subs] of engine.state.subscriptions) {
     const sub = subs.get(user.id);
     if (!sub?.active) continue;

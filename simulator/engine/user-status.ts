@@ -10,19 +10,15 @@ import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { presenceEnabledChanged } from './presence.ts';
 import type { UserRecord, UserStatusRecord } from './state.ts';
+import type { UserStatus } from '../../types/chat/user-status.ts';
 import { accessUser } from './users.ts';
 
 /** The most code points a status text may have (after trimming). */
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
 /** The status as GET /users/{id}/status, /register and clients show it: only what is set. */
-export interface UserStatus {
-  away?: true;
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
+/** A status as the API shows it (schemas/chat/user-status.schema.json): each field only when set. */
+export type { UserStatus };
 
 /** What a status request carries; undefined = not sent (Zulip distinguishes absent from ""). */
 export interface StatusChange {
@@ -43,7 +39,7 @@ function formatStatus(user: UserRecord, record: UserStatusRecord): UserStatus {
   if (record.emoji_name) {
     out.emoji_name = record.emoji_name;
     out.emoji_code = record.emoji_code;
-    out.reaction_type = record.reaction_type;
+    out.reaction_type = record.reaction_type as UserStatus['reaction_type'];
   }
   return out;
 }

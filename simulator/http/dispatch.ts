@@ -4,6 +4,7 @@
  * `ignored_parameters_unsupported`, render the envelope. The node:http adapter and the
  * in-process `request()` both go through here, so they cannot disagree.
  */
+import { installedContract, type Contract } from '../contract.ts';
 import { ChatError, isChatError } from '../engine/errors.ts';
 import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
@@ -277,6 +278,8 @@ export interface DispatchOptions {
    * replace per domain. Default off: no counting and no X-RateLimit-* headers.
    */
   rateLimit?: RateLimitConfig;
+  /** Shown every response with the route that gave it (default: the installed contract, if any). */
+  contract?: Contract | undefined;
 }
 
 /** What the HTTP server must know about a request before it reads the body. */
@@ -313,15 +316,18 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
       console.error(`simulator: unexpected error on ${req.method} ${req.url}:`, error);
     });
 
+  const contract = 'contract' in options ? options.contract : installedContract();
+
   const handle: Handle = async function handle(req: RawRequest): Promise<RawResponse> {
     const isHead = req.method.toUpperCase() === 'HEAD';
     let response: RawResponse;
     const note: RequestNote | undefined = settings.rateLimiter ? {} : undefined;
+    const reached: Reached = { route: undefined };
     try {
       const engine = getEngine();
       // What came due while the clock moved by itself happens before the request is seen.
       catchUp(engine);
-      response = await dispatch(engine, tables, req, settings, note);
+      response = await dispatch(engine, tables, req, settings, note, reached);
     } catch (error) {
       if (isChatError(error)) response = errorResponse(error);
       else {
@@ -331,6 +337,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     }
     // Every answer of a counted request says where its bucket stands, errors included (Zulip's middleware).
     if (note?.rateLimitHeaders) response = { ...response, headers: { ...response.headers, ...note.rateLimitHeaders } };
+    if (!reached.injected) contract?.response(reached.route, response, req);
     // HEAD: the GET answer's headers (its length included), no body.
     if (!isHead || response.dropConnection) return response;
     return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
@@ -413,12 +420,20 @@ function applyRateLimit(engine: Engine, limiter: RateLimiter, key: RateLimitKey,
   if (verdict.limited) throw rateLimitedError(verdict.secondsToFreedom);
 }
 
+/** The route a request reached, told to the contract with its answer. */
+interface Reached {
+  route: Route | undefined;
+  /** The answer is an injected fault (beforeHandler), not the simulator's. */
+  injected?: boolean;
+}
+
 async function dispatch(
   engine: Engine,
   tables: RouteTables,
   req: RawRequest,
   settings: DispatchSettings,
   note: RequestNote | undefined,
+  reached: Reached,
 ): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
@@ -441,6 +456,7 @@ async function dispatch(
   const route = entry.byMethod.get(method as Method);
   if (!route) return methodNotAllowedResponse(entry.allowed);
   if (req.trace) req.trace.route = route;
+  reached.route = route;
 
   const header = req.headers.authorization;
   let user: UserRecord | undefined;
@@ -475,7 +491,12 @@ async function dispatch(
   const hook = settings.beforeHandler?.({ req, route, user, raw });
   if (hook !== undefined) {
     const instead = await hook;
-    if (instead) return instead;
+    if (instead) {
+      // A fault the test asked for answers instead of the route: its body is no route's to check.
+      reached.route = undefined;
+      reached.injected = true;
+      return instead;
+    }
   }
   const params = decodeParams(route.params, raw, used);
   // Password attempts count per username, once the parameters are read (Zulip's authenticate()).

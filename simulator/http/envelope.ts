@@ -25,7 +25,7 @@ const JSON_TYPE = 'application/json';
 const SUCCESS_HEAD = '{"result":"success","msg":""';
 const ENVELOPE_KEYS = ['result', 'msg', 'ignored_parameters_unsupported'];
 
-export function successResponse(fields: Record<string, unknown>, ignored: string[]): RawResponse {
+export function successResponse(fields: object, ignored: string[]): RawResponse {
   const tail = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}}\n` : '}\n';
   if (ENVELOPE_KEYS.some((key) => Object.hasOwn(fields, key))) {
     const body: Record<string, unknown> = { result: 'success', msg: '', ...fields };

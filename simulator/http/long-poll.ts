@@ -11,9 +11,9 @@
 import type { Engine } from '../engine/core.ts';
 import { contents, pushHeartbeat, type EventQueue } from '../engine/event-queue.ts';
 import { seededRandom } from '../engine/deps.ts';
-import type { RouteResult } from './route.ts';
+import type { ResponseOf } from './route.ts';
 
-export function parkPoll(engine: Engine, queue: EventQueue, timeoutMs: number, signal: AbortSignal | undefined): Promise<RouteResult> {
+export function parkPoll(engine: Engine, queue: EventQueue, timeoutMs: number, signal: AbortSignal | undefined): Promise<ResponseOf<'get-events'>> {
   return new Promise((resolve) => {
     const answer = (): void => {
       clearTimeout(timer);

@@ -6,9 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { installedContract } from '../contract.ts';
 import { readLimited } from './body.ts';
 import type { Handle, RequestTraits } from './dispatch.ts';
-import { internalErrorResponse, transportErrorResponse } from './envelope.ts';
+import { internalErrorResponse, transportErrorResponse, type RawResponse } from './envelope.ts';
 import { createHardenedServer, type HardenedServer, type ServerLimits } from './hardening.ts';
 
 /**
@@ -46,9 +47,15 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
   /** One controller per request in flight; close() aborts them all, so that held requests answer now. */
   const inFlight = new Set<AbortController>();
   let closing = false;
+  // The server's own refusals are answers too: the contract sees them with no route.
+  const contract = installedContract();
+  const shown = (refusal: RawResponse, req?: IncomingMessage): RawResponse => {
+    contract?.response(undefined, refusal, { method: req?.method ?? '', url: req?.url ?? '' });
+    return refusal;
+  };
   const hardened = createHardenedServer(serve, {
     limits: options.limits,
-    refusal: transportErrorResponse,
+    refusal: (status, message) => shown(transportErrorResponse(status, message)),
     onClosing: () => {
       closing = true;
       for (const controller of inFlight) controller.abort();
@@ -66,7 +73,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     const limit = traits.maxBodyBytes ?? (multipart ? multipartLimit : formLimit);
     const tooLarge = traits.bodyTooLarge ?? TOO_LARGE;
     if ((declaredLength(req) ?? 0) > limit) {
-      hardened.refuse(req, res, tooLarge);
+      hardened.refuse(req, res, shown(tooLarge, req));
       return;
     }
     if (expectsContinue) res.writeContinue();
@@ -88,7 +95,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     (hasBody ? readLimited(req, limit) : Promise.resolve(NO_BODY))
       .then(async (body) => {
         if (body === null) {
-          hardened.refuse(req, res, tooLarge);
+          hardened.refuse(req, res, shown(tooLarge, req));
           return;
         }
         const headers: Record<string, string | undefined> = {};
@@ -116,7 +123,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
         // A client that hung up mid-body has nobody left to answer: not a server fault.
         if (req.destroyed && !req.complete) return;
         console.error('simulator: request failed', error);
-        const failure = internalErrorResponse();
+        const failure = shown(internalErrorResponse(), req);
         if (!res.headersSent) res.writeHead(failure.status, failure.headers);
         res.end(failure.body);
       });

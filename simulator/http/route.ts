@@ -7,6 +7,7 @@
 import type { Engine } from '../engine/core.ts';
 import type { ChatError } from '../engine/errors.ts';
 import type { UserRecord } from '../engine/state.ts';
+import type { ChatResponses } from '../../types/chat/responses/index.ts';
 import type { RawResponse } from './envelope.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -112,7 +113,35 @@ export interface RouteContext {
 
 export type RouteResult = Record<string, unknown>;
 
-export interface Route {
+/** The name of a success body's schema: schemas/chat/responses/<name>.schema.json. */
+export type ResponseName = keyof ChatResponses;
+
+/** The success fields a route naming that schema answers (types/chat/responses, generated). */
+export type ResponseOf<K extends ResponseName> = ChatResponses[K];
+
+/** What a handler may answer: its success fields, or a raw reply; at once or later. */
+export type Reply<T> = T | RawReply | Promise<T | RawReply>;
+
+/** A route and the type of its success fields, generated from the schema it names. */
+type Answering<K extends ResponseName> = {
+  /**
+   * The schema of its success body (besides `result`, `msg`, `ignored_parameters_unsupported`):
+   * its handler must return that type, and the test suite's contract validates every success
+   * body against the schema.
+   */
+  response: K;
+  /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */
+  handler(ctx: RouteContext): Reply<ChatResponses[K]>;
+};
+
+/**
+ * One entry of the route table. Every route of the simulator names its response schema (a test
+ * holds the table to it); a route without one (tests' own routes) returns any fields.
+ */
+export type Route = RouteBase &
+  ({ [K in ResponseName]: Answering<K> }[ResponseName] | { response?: undefined; handler(ctx: RouteContext): Reply<RouteResult> });
+
+export interface RouteBase {
   method: Method;
   /** Relative to /api/v1, `{name}` for path parameters, e.g. '/messages/{message_id}/reactions'. */
   path: string;
@@ -128,8 +157,6 @@ export interface Route {
   aliasPaths?: string[];
   auth: RouteAuth;
   params: ParamSpec[];
-  /** Returns the fields merged into the success envelope (may be async, e.g. JWT verification). */
-  handler(ctx: RouteContext): RouteResult | RawReply | Promise<RouteResult | RawReply>;
   /**
    * A check run after authentication and the role check, before any parameter is decoded: Zulip's
    * view decorators (e.g. drafts need the author's synchronization setting on). Throws to refuse.

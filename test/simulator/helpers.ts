@@ -1,11 +1,9 @@
 /** Shared test seam: a simulator on the dev realm with a fixed clock, and compiled response schemas. */
-import { Ajv } from 'ajv';
-import channelSchema from '../../schemas/chat/channel.schema.json' with { type: 'json' };
-import envelopeSchema from '../../schemas/chat/envelope.schema.json' with { type: 'json' };
-import userSchema from '../../schemas/chat/user.schema.json' with { type: 'json' };
+import type { ValidateFunction } from 'ajv';
 import { createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
 import { allocateQueue, capabilities as queueCapabilities, contents, type EventQueue, type QueueOptions } from '../../simulator/engine/event-queue.ts';
 import type { Fixture } from '../../types/chat/fixture.ts';
+import { validatorFor } from '../contract/chat-contract.ts';
 
 export const NOW = 1_700_100_000;
 
@@ -18,13 +16,14 @@ export function devFixture(): Fixture {
   return structuredClone(DEFAULT_FIXTURE);
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-export const validateUser = ajv.compile(userSchema);
-export const validateChannel = ajv.compile(channelSchema);
-export const validateEnvelope = ajv.compile(envelopeSchema);
+// The contract's compiled schemas (schemas/chat), for tests that check one object on its own.
+export const validateUser = validatorFor('chat/user.schema.json')!;
+export const validateOwnUser = validatorFor('chat/responses/get-own-user.schema.json')!;
+export const validateChannel = validatorFor('chat/channel.schema.json')!;
+export const validateEnvelope = validatorFor('chat/envelope.schema.json')!;
 
 /** Throws with ajv's errors when `value` does not match. */
-export function assertValid(validate: ReturnType<typeof ajv.compile>, value: unknown): void {
+export function assertValid(validate: ValidateFunction, value: unknown): void {
   if (!validate(value)) throw new Error(JSON.stringify(validate.errors, null, 2));
 }
 

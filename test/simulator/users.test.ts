@@ -1,6 +1,6 @@
 /** User endpoints (reference §3) through the in-process API. */
 import { describe, expect, it } from 'vitest';
-import { ID, NOW, assertValid, devFixture, sim, validateUser, watchEvents } from './helpers.ts';
+import { ID, NOW, assertValid, devFixture, sim, validateOwnUser, validateUser, watchEvents } from './helpers.ts';
 
 const HAMLET_GRAVATAR = 'https://secure.gravatar.com/avatar/6d8cad0fd00256e7b40691d27ddfd466?d=identicon&version=1';
 
@@ -110,7 +110,7 @@ describe('GET /users/me and /users/{id}', () => {
     expect(res.body.profile_data['9']).toEqual({ value: 'he/him' });
     expect(res.body.profile_data['3']).toEqual({ value: 'Dark chocolate', rendered_value: '<p>Dark chocolate</p>' });
     const { result: _r, msg: _m, ...user } = res.body;
-    assertValid(validateUser, user);
+    assertValid(validateOwnUser, user);
   });
 
   it.each([

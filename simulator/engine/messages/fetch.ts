@@ -11,6 +11,9 @@ import { isConversationMuted } from '../user-topics.ts';
 import { viewerFlagBits } from './access.ts';
 import { apiFlags, formatMessage, type FormatOptions } from './format.ts';
 import { FLAG_BITS, getMessage, lowerBound, userFlagBits, type StoredMessage } from './store.ts';
+import type { CheckMessagesMatchNarrowResponse } from '../../../types/chat/responses/check-messages-match-narrow.ts';
+import type { GetMessageResponse } from '../../../types/chat/responses/get-message.ts';
+import type { GetMessagesResponse } from '../../../types/chat/responses/get-messages.ts';
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -134,7 +137,7 @@ export function renderHits(
   });
 }
 
-export function getMessages(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): Record<string, unknown> {
+export function getMessages(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): GetMessagesResponse {
   if (params.messageIds !== undefined) {
     // Zulip tests truthiness: num_before=0 or use_first_unread_anchor=false may accompany
     // message_ids, and include_anchor is not checked at all (it is forced to false).
@@ -244,7 +247,7 @@ export function getSingleMessage(
   viewer: UserRecord | undefined,
   id: number,
   options: Omit<FormatOptions, 'clientGravatar'>,
-): Record<string, unknown> {
+): GetMessageResponse {
   const { message, bits } = accessMessage(engine, viewer, id);
   const formatted = formatMessage(engine, message, { ...options, clientGravatar: true });
   formatted.flags = apiFlags(bits);
@@ -252,7 +255,7 @@ export function getSingleMessage(
 }
 
 /** GET /messages/matches_narrow: only messages the viewer received are considered. */
-export function matchesNarrow(engine: Engine, viewer: UserRecord, msgIds: number[], terms: NarrowTerm[]): Record<string, unknown> {
+export function matchesNarrow(engine: Engine, viewer: UserRecord, msgIds: number[], terms: NarrowTerm[]): CheckMessagesMatchNarrowResponse {
   const narrow = compileNarrow(engine, viewer, terms);
   const out: Record<string, { match_content: string; match_subject: string }> = {};
   for (const id of [...new Set(msgIds)].sort((a, b) => a - b)) {

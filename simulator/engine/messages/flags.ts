@@ -12,6 +12,7 @@ import { canAccessMessage } from './access.ts';
 import { fetchWindow, type Anchor } from './fetch.ts';
 import { FLAG_BITS, getMessage, lowerBound, setUserFlagBits, topicKey, userFlagBits, type StoredMessage } from './store.ts';
 import { unreadMessageDetails } from './unread.ts';
+import type { UpdateMessageFlagsForNarrowResponse } from '../../../types/chat/responses/update-message-flags-for-narrow.ts';
 
 /** The flags the API names (UserMessage.flags without NON_API_FLAGS), in Zulip's order. */
 const API_FLAGS = new Set([
@@ -118,7 +119,7 @@ export interface FlagsForNarrowParams {
  * update_message_flags_for_narrow: the window GET /messages would answer (counts clamped to
  * 5000 in all, not refused), then the same flag change on its messages.
  */
-export function updateMessageFlagsForNarrow(engine: Engine, user: UserRecord, p: FlagsForNarrowParams): Outcome<Record<string, unknown>> {
+export function updateMessageFlagsForNarrow(engine: Engine, user: UserRecord, p: FlagsForNarrowParams): Outcome<UpdateMessageFlagsForNarrowResponse> {
   const half = MAX_MESSAGES_PER_UPDATE / 2;
   const numBefore = Math.min(p.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - p.numAfter, half));
   const numAfter = Math.min(p.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);

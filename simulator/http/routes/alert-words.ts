@@ -25,6 +25,7 @@ export const alertWordRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/me/alert_words',
+    response: 'alert-words',
     auth: 'user',
     summary: 'your alert words',
     params: [],
@@ -33,6 +34,7 @@ export const alertWordRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/alert_words',
+    response: 'alert-words',
     auth: 'user',
     summary: 'add alert words (stripped, blank and known ones skipped, case-insensitively)',
     params: [{ name: 'alert_words', type: 'json_array', required: true, validate: stringList(MAX_ALERT_WORD_LENGTH) }],
@@ -43,6 +45,7 @@ export const alertWordRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/users/me/alert_words',
+    response: 'alert-words',
     auth: 'user',
     summary: 'remove alert words, matched ignoring case (unknown ones ignored)',
     params: [{ name: 'alert_words', type: 'json_array', required: true, validate: stringList() }],

@@ -5,7 +5,7 @@ import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';
 import { STAND_IN_PASSWORD } from '../auth.ts';
-import type { Route } from '../route.ts';
+import type { ResponseOf, Route } from '../route.ts';
 
 // Django's validate_email, in short: a dotted domain (or localhost).
 const EMAIL = /^[^@\s]+@(?:[^@\s.]+\.)+[^@\s.]+$|^[^@\s]+@localhost$/i;
@@ -34,6 +34,7 @@ const routes: Route[] = [
   {
     method: 'POST',
     path: '/fetch_api_key',
+    response: 'fetch-api-key',
     auth: 'none',
     rateLimit: 'password',
     summary: 'API key from email and password',
@@ -63,6 +64,7 @@ const routes: Route[] = [
   {
     method: 'POST',
     path: '/jwt/fetch_api_key',
+    response: 'jwt-fetch-api-key',
     auth: 'none',
     summary: 'API key from a JSON web token (HS256, realm key)',
     params: [
@@ -85,7 +87,7 @@ const routes: Route[] = [
       const email = payload.email;
       if (typeof email !== 'string' || email === '') throw ChatError.badRequest('No email specified in JSON web token claims');
       const user = loginUser(engine, userByDeliveryEmail(engine, email));
-      const out: Record<string, unknown> = { api_key: user.api_key, email: user.delivery_email };
+      const out: ResponseOf<'jwt-fetch-api-key'> = { api_key: user.api_key, email: user.delivery_email };
       if (params.include_profile) {
         out.user = formatUser(engine, user, user, { clientGravatar: false, includeCustomProfileFields: false });
       }
@@ -95,6 +97,7 @@ const routes: Route[] = [
   {
     method: 'POST',
     path: '/dev_fetch_api_key',
+    response: 'dev-fetch-api-key',
     auth: 'dev',
     summary: 'development server: API key for any user, no password',
     params: [{ name: 'username', type: 'string', required: true }],
@@ -111,6 +114,7 @@ const routes: Route[] = [
   {
     method: 'GET',
     path: '/dev_list_users',
+    response: 'dev-list-users',
     auth: 'dev',
     summary: 'development server: active human users, split by admin rights',
     params: [],

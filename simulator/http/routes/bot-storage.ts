@@ -18,6 +18,7 @@ export const botStorageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/bot_storage',
+    response: 'get-bot-storage',
     auth: 'bot',
     summary: "the bot's stored values (all, or the keys asked for)",
     params: [keys],
@@ -28,6 +29,7 @@ export const botStorageRoutes: Route[] = [
   {
     method: 'PUT',
     path: '/bot_storage',
+    response: 'empty',
     auth: 'bot',
     summary: 'store string values under string keys',
     params: [{ name: 'storage', type: 'json_object', required: true, validate: stringValues }],
@@ -39,6 +41,7 @@ export const botStorageRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/bot_storage',
+    response: 'empty',
     auth: 'bot',
     summary: 'remove stored keys (all by default)',
     params: [keys],

@@ -30,6 +30,7 @@ export const botRoutes: Route[] = [
   {
     method: 'POST',
     path: '/bots',
+    response: 'create-bot',
     // Zulip's require_member_or_admin: no guests, no bots.
     auth: 'human_member',
     summary: 'create a bot you own (generic, incoming or outgoing webhook, embedded)',
@@ -70,6 +71,7 @@ export const botRoutes: Route[] = [
   {
     method: 'GET',
     path: '/bots',
+    response: 'get-bots',
     auth: 'human_member',
     summary: 'your active bots, oldest first',
     params: [],
@@ -78,6 +80,7 @@ export const botRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/bots/{bot_id}',
+    response: 'update-bot',
     // The bot's owner or an administrator (access_bot_by_id), decided per target.
     auth: 'human_member',
     summary: "change a bot's name, role, owner, default channels, service or avatar",
@@ -116,6 +119,7 @@ export const botRoutes: Route[] = [
   {
     method: 'POST',
     path: '/bots/{bot_id}/api_key/regenerate',
+    response: 'regenerate-bot-api-key',
     auth: 'human_member',
     summary: "replace a bot's API key",
     params: [botIdInPath],

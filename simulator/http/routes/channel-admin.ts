@@ -25,6 +25,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'GET',
     path: '/streams/{stream_id}',
+    response: 'get-stream-by-id',
     auth: 'user',
     summary: 'one channel the caller can see',
     params: [streamIdInPath],
@@ -35,6 +36,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/streams/{stream_id}',
+    response: 'empty',
     auth: 'user',
     summary: "change a channel's name, description, privacy, settings and permissions",
     // update_stream_backend's signature order, which decides the error reported first.
@@ -77,6 +79,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/streams/{stream_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'archive a channel',
     params: [streamIdInPath],
@@ -87,6 +90,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'GET',
     path: '/streams/{stream_id}/members',
+    response: 'get-subscribers',
     auth: 'user',
     summary: "a channel's subscribers",
     params: [streamIdInPath],
@@ -97,6 +101,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/{user_id}/subscriptions/{stream_id}',
+    response: 'get-subscription-status',
     auth: 'user',
     summary: 'whether a user is subscribed to a channel',
     params: [{ name: 'user_id', type: 'int', in: 'path', required: true }, streamIdInPath],
@@ -108,6 +113,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/me/{stream_id}/topics',
+    response: 'get-stream-topics',
     // Zulip serves spectators only on /json (allow_anonymous_user_web).
     auth: 'user',
     summary: "a channel's topics, newest first",
@@ -119,6 +125,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'POST',
     path: '/streams/{stream_id}/delete_topic',
+    response: 'delete-topic',
     auth: 'admin',
     summary: "delete a topic's messages",
     params: [streamIdInPath, { name: 'topic_name', type: 'string', required: true }],
@@ -129,6 +136,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'POST',
     path: '/default_streams',
+    response: 'empty',
     auth: 'admin',
     summary: 'make a channel one that new users join',
     params: [{ name: 'stream_id', type: 'int', required: true }],
@@ -139,6 +147,7 @@ export const channelAdminRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/default_streams',
+    response: 'empty',
     auth: 'admin',
     summary: 'stop a channel being one that new users join',
     params: [{ name: 'stream_id', type: 'int', required: true }],

@@ -14,6 +14,7 @@ export const channelFolderRoutes: Route[] = [
   {
     method: 'POST',
     path: '/channel_folders/create',
+    response: 'create-channel-folder',
     auth: 'admin',
     summary: 'create a channel folder',
     params: [
@@ -27,6 +28,7 @@ export const channelFolderRoutes: Route[] = [
   {
     method: 'GET',
     path: '/channel_folders',
+    response: 'get-channel-folders',
     auth: 'user',
     summary: "the organization's channel folders, in their order",
     params: [{ name: 'include_archived', type: 'bool', default: false }],
@@ -35,6 +37,7 @@ export const channelFolderRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/channel_folders',
+    response: 'empty',
     auth: 'admin',
     summary: 'reorder the channel folders (every folder id, archived ones included)',
     params: [{ name: 'order', type: 'int_array', required: true }],
@@ -45,6 +48,7 @@ export const channelFolderRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
+    response: 'empty',
     auth: 'admin',
     summary: 'rename, describe, archive or unarchive a channel folder',
     params: [

@@ -144,6 +144,7 @@ function looseValue(value: unknown): unknown {
 const singlePropertyRoute = (method: 'POST' | 'PATCH'): Route => ({
   method,
   path: '/users/me/subscriptions/{stream_id}',
+  response: 'empty',
   auth: 'user',
   summary: 'change one property of one of your subscriptions',
   params: [
@@ -166,6 +167,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'GET',
     path: '/streams',
+    response: 'get-streams',
     auth: 'user',
     summary: 'channels the caller may see, by source flags',
     params: [
@@ -186,6 +188,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/me/subscriptions',
+    response: 'get-subscriptions',
     auth: 'user',
     summary: 'your subscriptions, with settings (and subscribers on request)',
     params: [{ name: 'include_subscribers', type: 'bool', default: false }],
@@ -196,6 +199,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/subscriptions',
+    response: 'subscribe',
     // Guests are refused before any parameter is read.
     auth: 'member',
     summary: 'subscribe users to channels, creating missing ones',
@@ -228,6 +232,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/users/me/subscriptions',
+    response: 'update-subscriptions',
     // Upstream composes the add and remove views; the add view refuses guests even when only
     // `delete` is sent.
     auth: 'member',
@@ -262,6 +267,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/users/me/subscriptions',
+    response: 'unsubscribe',
     auth: 'user',
     summary: 'unsubscribe users from channels',
     params: [
@@ -282,6 +288,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'GET',
     path: '/get_stream_id',
+    response: 'get-stream-id',
     auth: 'user',
     summary: 'channel id by name',
     params: [{ name: 'stream', type: 'string', required: true }],
@@ -292,6 +299,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'POST',
     path: '/channels/create',
+    response: 'create-channel',
     auth: 'member',
     summary: 'create a channel and subscribe users',
     params: [
@@ -318,6 +326,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/subscriptions/properties',
+    response: 'empty',
     auth: 'user',
     summary: 'change properties of your subscriptions',
     params: [{ name: 'subscription_data', type: 'json_array', required: true, validate: parseSubscriptionData }],
@@ -331,6 +340,7 @@ export const channelRoutes: Route[] = [
   {
     method: 'GET',
     path: '/streams/{stream_id}/email_address',
+    response: 'get-stream-email-address',
     auth: 'user',
     summary: "the channel's email-gateway address",
     params: [

@@ -53,6 +53,7 @@ export const draftRoutes: Route[] = [
   {
     method: 'GET',
     path: '/drafts',
+    response: 'get-drafts',
     auth: 'user',
     guard,
     summary: 'your drafts, oldest edit first',
@@ -65,6 +66,7 @@ export const draftRoutes: Route[] = [
   {
     method: 'POST',
     path: '/drafts',
+    response: 'create-drafts',
     auth: 'user',
     guard,
     summary: 'create drafts (all or none)',
@@ -76,6 +78,7 @@ export const draftRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/drafts/{draft_id}',
+    response: 'empty',
     auth: 'user',
     guard,
     summary: 'replace one of your drafts',
@@ -87,6 +90,7 @@ export const draftRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/drafts/{draft_id}',
+    response: 'empty',
     auth: 'user',
     guard,
     summary: 'delete one of your drafts',

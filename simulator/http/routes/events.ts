@@ -115,6 +115,7 @@ export const eventRoutes: Route[] = [
   {
     method: 'POST',
     path: '/register',
+    response: 'register-queue',
     auth: 'user',
     summary: 'Register an event queue and fetch the initial state',
     params: registerParams,
@@ -141,6 +142,7 @@ export const eventRoutes: Route[] = [
   {
     method: 'GET',
     path: '/events',
+    response: 'get-events',
     auth: 'user',
     rateLimit: 'events',
     longPoll: true,
@@ -177,6 +179,7 @@ export const eventRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/events',
+    response: 'empty',
     auth: 'user',
     rateLimit: 'events',
     summary: 'Delete an event queue',

@@ -41,6 +41,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_groups/create',
+    response: 'create-user-group',
     auth: 'member',
     guard(engine, user) {
       if (!canCreateGroups(engine, user)) throw ChatError.insufficientPermission();
@@ -70,6 +71,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_groups',
+    response: 'get-user-groups',
     auth: 'member',
     summary: "the realm's user groups, system groups included",
     params: [flag('include_deactivated_groups')],
@@ -80,6 +82,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/user_groups/{user_group_id}',
+    response: 'empty',
     auth: 'member',
     summary: "change a group's name, description, settings, or reactivate it",
     params: [
@@ -105,6 +108,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_groups/{user_group_id}/deactivate',
+    response: 'empty',
     auth: 'user',
     summary: 'deactivate a user group no setting uses',
     params: [groupIdInPath],
@@ -116,6 +120,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_groups/{user_group_id}/members',
+    response: 'empty',
     auth: 'member',
     summary: "change a group's members (and subgroups)",
     params: [groupIdInPath, ids('add'), ids('add_subgroups'), ids('delete'), ids('delete_subgroups')],
@@ -135,6 +140,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_groups/{user_group_id}/subgroups',
+    response: 'empty',
     auth: 'member',
     summary: "change a group's subgroups",
     params: [groupIdInPath, ids('add'), ids('delete')],
@@ -148,6 +154,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_groups/{user_group_id}/members',
+    response: 'get-user-group-members',
     auth: 'member',
     summary: "a group's members, through its subgroups unless direct_member_only",
     params: [groupIdInPath, flag('direct_member_only')],
@@ -158,6 +165,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_groups/{user_group_id}/members/{user_id}',
+    response: 'get-is-user-group-member',
     auth: 'member',
     summary: 'whether a user is in a group',
     params: [groupIdInPath, { name: 'user_id', type: 'int', in: 'path', required: true }, flag('direct_member_only')],
@@ -169,6 +177,7 @@ export const groupRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_groups/{user_group_id}/subgroups',
+    response: 'get-user-group-subgroups',
     auth: 'member',
     summary: "a group's subgroups, recursively unless direct_subgroup_only",
     params: [groupIdInPath, flag('direct_subgroup_only')],

@@ -29,6 +29,7 @@ export const inviteRoutes: Route[] = [
   {
     method: 'POST',
     path: '/invites/multiuse',
+    response: 'create-invite-link',
     auth: 'human_member',
     summary: 'create a reusable invitation link',
     // generate_multiuse_invite_backend's signature order, which decides the error reported first.
@@ -57,6 +58,7 @@ export const inviteRoutes: Route[] = [
   {
     method: 'GET',
     path: '/invites',
+    response: 'get-invites',
     auth: 'human_member',
     summary: 'the unexpired invitations you control (all of them for administrators)',
     params: [],
@@ -67,6 +69,7 @@ export const inviteRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/invites/multiuse/{invite_id}',
+    response: 'empty',
     auth: 'human_member',
     summary: 'revoke a reusable invitation link',
     params: [{ name: 'invite_id', type: 'int', in: 'path', required: true }],

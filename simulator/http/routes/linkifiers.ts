@@ -11,6 +11,7 @@ export const linkifierRoutes: Route[] = [
   {
     method: 'GET',
     path: '/realm/linkifiers',
+    response: 'get-linkifiers',
     auth: 'user',
     summary: "the realm's linkifiers, in the order they apply",
     params: [],
@@ -21,6 +22,7 @@ export const linkifierRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/realm/linkifiers',
+    response: 'empty',
     auth: 'admin',
     summary: 'reorder the linkifiers (every id exactly once)',
     params: [{ name: 'ordered_linkifier_ids', type: 'int_array', required: true }],
@@ -31,6 +33,7 @@ export const linkifierRoutes: Route[] = [
   {
     method: 'POST',
     path: '/realm/filters',
+    response: 'add-linkifier',
     auth: 'admin',
     summary: 'add a linkifier (an RE2 pattern and an RFC 6570 URL template); it applies last',
     params: [pattern, urlTemplate],
@@ -41,6 +44,7 @@ export const linkifierRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/realm/filters/{filter_id}',
+    response: 'empty',
     auth: 'admin',
     summary: "change a linkifier's pattern and URL template",
     params: [filterId, pattern, urlTemplate],
@@ -51,6 +55,7 @@ export const linkifierRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/realm/filters/{filter_id}',
+    response: 'empty',
     auth: 'admin',
     summary: 'remove a linkifier',
     params: [filterId],

@@ -27,6 +27,7 @@ export const messageChangeRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/messages/{message_id}',
+    response: 'update-message',
     auth: 'user',
     summary: "Edit a message's content, or move it (and others of its topic) to another topic or channel",
     params: [
@@ -58,6 +59,7 @@ export const messageChangeRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/messages/{message_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'Delete a message',
     params: [{ name: 'message_id', type: 'int', in: 'path', required: true }],
@@ -68,6 +70,7 @@ export const messageChangeRoutes: Route[] = [
   {
     method: 'GET',
     path: '/messages/{message_id}/history',
+    response: 'get-message-history',
     auth: 'user',
     summary: "A message's edit history, oldest first",
     params: [
@@ -81,6 +84,7 @@ export const messageChangeRoutes: Route[] = [
   {
     method: 'POST',
     path: '/messages/{message_id}/typing',
+    response: 'empty',
     auth: 'user',
     summary: 'Tell the others you are editing a message (typing_edit_message)',
     params: [

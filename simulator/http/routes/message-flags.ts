@@ -17,6 +17,7 @@ export const messageFlagRoutes: Route[] = [
   {
     method: 'POST',
     path: '/messages/flags',
+    response: 'update-message-flags',
     auth: 'user',
     summary: 'add or remove a flag (read, starred, collapsed) on listed messages',
     params: [
@@ -34,6 +35,7 @@ export const messageFlagRoutes: Route[] = [
   {
     method: 'POST',
     path: '/messages/flags/narrow',
+    response: 'update-message-flags-for-narrow',
     auth: 'user',
     summary: 'add or remove a flag on a window of a narrow (as GET /messages would fetch it)',
     params: [
@@ -64,6 +66,7 @@ export const messageFlagRoutes: Route[] = [
   {
     method: 'POST',
     path: '/mark_all_as_read',
+    response: 'mark-all-as-read',
     auth: 'user',
     summary: 'mark every message read (deprecated: use /messages/flags/narrow)',
     params: [],
@@ -72,6 +75,7 @@ export const messageFlagRoutes: Route[] = [
   {
     method: 'POST',
     path: '/mark_stream_as_read',
+    response: 'empty',
     auth: 'user',
     summary: 'mark every message of a channel read (deprecated)',
     params: [{ name: 'stream_id', type: 'int', required: true }],
@@ -80,6 +84,7 @@ export const messageFlagRoutes: Route[] = [
   {
     method: 'POST',
     path: '/mark_topic_as_read',
+    response: 'empty',
     auth: 'user',
     summary: 'mark every message of a topic read (deprecated)',
     params: [

@@ -49,6 +49,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/messages',
+    response: 'send-message',
     auth: 'user',
     // rest_path("messages", POST=(send_message_backend, {"allow_incoming_webhooks"})): the only
     // message route an incoming-webhook bot may call.
@@ -97,6 +98,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/messages',
+    response: 'get-messages',
     // Zulip serves spectators only on /json (allow_anonymous_user_web); on /api/v1 a request
     // without an Authorization header is refused before the view (rest_dispatch).
     auth: 'user',
@@ -135,6 +137,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/messages/render',
+    response: 'render-message',
     auth: 'user',
     summary: 'Render Markdown as a message would be rendered, without sending it',
     params: [{ name: 'content', type: 'string', required: true, maxLength: MAX_RENDER_LENGTH }],
@@ -143,6 +146,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/messages/matches_narrow',
+    response: 'check-messages-match-narrow',
     auth: 'user',
     summary: 'Which of the given messages match a narrow',
     params: [
@@ -156,6 +160,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/messages/{message_id}',
+    response: 'get-message',
     auth: 'user',
     summary: 'Fetch one message',
     params: [
@@ -173,6 +178,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/messages/{message_id}/reactions',
+    response: 'empty',
     auth: 'user',
     summary: 'Add an emoji reaction (or vote for an existing one)',
     params: emojiParams.map((s) => (s.name === 'emoji_name' ? { ...s, required: true } : s)),
@@ -192,6 +198,7 @@ export const messageRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/messages/{message_id}/reactions',
+    response: 'empty',
     auth: 'user',
     summary: 'Remove your emoji reaction',
     params: emojiParams,

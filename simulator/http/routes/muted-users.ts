@@ -9,6 +9,7 @@ export const mutedUserRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/muted_users/{muted_user_id}',
+    response: 'empty',
     auth: 'user',
     summary: "mute a user: their messages so far are marked read, and later ones arrive read",
     params: [mutedUserIdInPath],
@@ -19,6 +20,7 @@ export const mutedUserRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/users/me/muted_users/{muted_user_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'unmute a user',
     params: [mutedUserIdInPath],

@@ -29,6 +29,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'GET',
     path: '/saved_snippets',
+    response: 'get-saved-snippets',
     auth: 'user',
     summary: 'your saved snippets',
     params: [],
@@ -37,6 +38,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'POST',
     path: '/saved_snippets',
+    response: 'create-saved-snippet',
     auth: 'user',
     summary: 'save a snippet',
     params: [
@@ -50,6 +52,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/saved_snippets/{saved_snippet_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'change the title or content of one of your snippets',
     params: [
@@ -65,6 +68,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/saved_snippets/{saved_snippet_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'delete one of your snippets',
     params: [snippetIdInPath],
@@ -75,6 +79,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'GET',
     path: '/navigation_views',
+    response: 'get-navigation-views',
     auth: 'user',
     summary: 'your navigation views',
     params: [],
@@ -83,6 +88,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'POST',
     path: '/navigation_views',
+    response: 'empty',
     auth: 'user',
     summary: 'add a navigation view (a built-in one, or a named custom one)',
     params: [
@@ -98,6 +104,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/navigation_views/{fragment}',
+    response: 'empty',
     auth: 'user',
     summary: 'pin, unpin or rename a navigation view',
     params: [fragmentInPath, { name: 'is_pinned', type: 'bool' }, { name: 'name', type: 'string', validate: trimmedNonBlank() }],
@@ -109,6 +116,7 @@ export const personalRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/navigation_views/{fragment}',
+    response: 'empty',
     auth: 'user',
     summary: 'remove a navigation view',
     params: [fragmentInPath],

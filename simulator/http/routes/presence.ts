@@ -2,7 +2,7 @@
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { realmPresence, reportPresence, userPresence } from '../../engine/presence.ts';
-import type { Route } from '../route.ts';
+import type { ResponseOf, Route } from '../route.ts';
 
 /** `Json[int] | None`. */
 function intOrNull(value: unknown, name: string): number | null {
@@ -14,6 +14,7 @@ export const presenceRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/presence',
+    response: 'update-presence',
     auth: 'human',
     summary: "Report one's presence (active or idle) and, unless ping_only, get the realm's",
     // update_active_status_backend's parameters, alphabetically as Zulip declares them.
@@ -43,17 +44,20 @@ export const presenceRoutes: Route[] = [
   {
     method: 'GET',
     path: '/realm/presence',
+    response: 'get-presence',
     auth: 'user',
     summary: "Every active human's presence in the legacy format (keyed by email)",
     params: [],
     handler(ctx) {
       const { presences, server_timestamp } = realmPresence(ctx.engine, { slim: false });
-      return { presences, server_timestamp };
+      // Not slim: every entry is in the legacy form.
+      return { presences: presences as ResponseOf<'get-presence'>['presences'], server_timestamp };
     },
   },
   {
     method: 'GET',
     path: '/users/{user_id_or_email}/presence',
+    response: 'get-user-presence',
     auth: 'user',
     summary: "One user's presence, by user ID or email",
     params: [

@@ -61,6 +61,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'GET',
     path: '/realm/profile_fields',
+    response: 'get-custom-profile-fields',
     auth: 'user',
     summary: "the realm's custom profile fields, in display order",
     params: [],
@@ -71,6 +72,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/users/me/profile_data',
+    response: 'empty',
     auth: 'human',
     summary: 'set (or, with null, remove) your own custom profile field values',
     params: [{ name: 'data', type: 'json_array', required: true, validate: parseChanges }],
@@ -82,6 +84,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/users/me/profile_data',
+    response: 'empty',
     auth: 'human',
     summary: 'remove your own values of the given custom profile fields',
     params: [{ name: 'data', type: 'int_array', required: true }],
@@ -93,6 +96,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'POST',
     path: '/realm/profile_fields',
+    response: 'create-custom-profile-field',
     auth: 'admin',
     summary: 'create a custom profile field (a default external account needs only its subtype)',
     params: [
@@ -122,6 +126,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/realm/profile_fields',
+    response: 'empty',
     auth: 'admin',
     summary: 'reorder the custom profile fields (every field id)',
     params: [{ name: 'order', type: 'int_array', required: true }],
@@ -132,6 +137,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/realm/profile_fields/{field_id}',
+    response: 'empty',
     auth: 'admin',
     summary: "change a custom profile field's label, hint, choices or flags",
     params: [
@@ -160,6 +166,7 @@ export const profileFieldRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/realm/profile_fields/{field_id}',
+    response: 'empty',
     auth: 'admin',
     summary: "delete a custom profile field and every user's value of it",
     params: [fieldId],

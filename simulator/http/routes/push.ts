@@ -28,6 +28,7 @@ function tokenRoutes(kind: 'push_a' | 'push_b', path: string, zulipPath: string)
       method: 'POST',
       path,
       aliasPaths: [zulipPath],
+      response: 'empty',
       auth: 'human',
       summary: `register a ${kind} device token (deprecated)`,
       params: kind === 'push_a' ? [{ name: 'appid', type: 'string', required: true, validate: checkAppId }, token] : [token],
@@ -39,6 +40,7 @@ function tokenRoutes(kind: 'push_a' | 'push_b', path: string, zulipPath: string)
       method: 'DELETE',
       path,
       aliasPaths: [zulipPath],
+      response: 'empty',
       auth: 'human',
       summary: `forget a ${kind} device token (deprecated)`,
       params: [token],
@@ -55,6 +57,7 @@ export const pushRoutes: Route[] = [
   {
     method: 'POST',
     path: '/register_client_device',
+    response: 'register-client-device',
     auth: 'user',
     summary: 'register this mobile client as a device',
     params: [],
@@ -63,6 +66,7 @@ export const pushRoutes: Route[] = [
   {
     method: 'POST',
     path: '/remove_client_device',
+    response: 'empty',
     auth: 'user',
     summary: 'forget one of your devices (on logout)',
     params: [{ name: 'device_id', type: 'int', required: true }],
@@ -71,6 +75,7 @@ export const pushRoutes: Route[] = [
   {
     method: 'POST',
     path: '/mobile_push/register',
+    response: 'empty',
     auth: 'human',
     summary: 'register (or rotate) a device for end-to-end encrypted push notifications',
     // register_push_device's signature order, which decides the error reported first.
@@ -107,6 +112,7 @@ export const pushRoutes: Route[] = [
   {
     method: 'POST',
     path: '/mobile_push/e2ee/test_notification',
+    response: 'empty',
     auth: 'human',
     summary: 'send an end-to-end encrypted test push to your devices (or one of them)',
     params: [{ name: 'device_id', type: 'int' }],

@@ -9,6 +9,7 @@ export const realmEmojiRoutes: Route[] = [
   {
     method: 'GET',
     path: '/realm/emoji',
+    response: 'get-custom-emoji',
     // The list is public to every user of the realm.
     auth: 'user',
     summary: "the organization's custom emoji, deactivated ones included",
@@ -18,6 +19,7 @@ export const realmEmojiRoutes: Route[] = [
   {
     method: 'POST',
     path: '/realm/emoji/{emoji_name}',
+    response: 'empty',
     // Zulip's require_member_or_admin: no guests, no bots; can_add_custom_emoji_group decides the rest.
     auth: 'human_member',
     summary: 'upload a custom emoji (multipart, one image under any field name)',
@@ -30,6 +32,7 @@ export const realmEmojiRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/realm/emoji/{emoji_name}',
+    response: 'empty',
     auth: 'user',
     summary: 'deactivate a custom emoji (administrators or its author)',
     params: [emojiName],

@@ -156,6 +156,7 @@ export const realmRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/realm',
+    response: 'update-realm',
     auth: 'admin',
     summary: "change the organization's settings (some only by owners)",
     params: PARAMS,

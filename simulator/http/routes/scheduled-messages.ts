@@ -41,6 +41,7 @@ export const scheduledMessageRoutes: Route[] = [
   {
     method: 'GET',
     path: '/scheduled_messages',
+    response: 'get-scheduled-messages',
     auth: 'user',
     summary: 'your scheduled messages not sent yet (failed ones included), earliest first',
     params: [],
@@ -51,6 +52,7 @@ export const scheduledMessageRoutes: Route[] = [
   {
     method: 'POST',
     path: '/scheduled_messages',
+    response: 'create-scheduled-message',
     auth: 'user',
     summary: 'schedule a message to a channel topic or a direct-message conversation',
     // create_scheduled_message_backend's keyword parameters, in its order.
@@ -82,6 +84,7 @@ export const scheduledMessageRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/scheduled_messages/{scheduled_message_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'change a scheduled message (recipient, topic, content, delivery time)',
     // update_scheduled_message_backend's keyword parameters, in its order.
@@ -112,6 +115,7 @@ export const scheduledMessageRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/scheduled_messages/{scheduled_message_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'delete one of your scheduled messages',
     params: [scheduledMessageId],

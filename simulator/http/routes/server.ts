@@ -6,6 +6,7 @@ export const serverRoutes: Route[] = [
   {
     method: 'GET',
     path: '/server_settings',
+    response: 'get-server-settings',
     // No credentials are read at all: clients call it before they have any.
     auth: 'none',
     summary: 'server version, feature level, authentication methods and realm basics',

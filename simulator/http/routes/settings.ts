@@ -13,6 +13,7 @@ export const settingsRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/settings',
+    response: 'empty',
     // Python's update_notification_settings and pre-2021 clients use the old split endpoints.
     aliasPaths: ['/settings/display', '/settings/notifications'],
     auth: 'human',

@@ -24,6 +24,7 @@ export const statusRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/me/status',
+    response: 'empty',
     auth: 'human',
     summary: 'set your status text, emoji, or (deprecated) away flag',
     // Zulip's declaration order, which decides which bad parameter is reported first.
@@ -45,6 +46,7 @@ export const statusRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/{user_id}/status',
+    response: 'empty',
     // Administrators only (bots among them, since feature level 473); checked after the target
     // lookup, as Zulip does, so it answers `Insufficient permission` (see accessUser).
     auth: 'user',
@@ -66,6 +68,7 @@ export const statusRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/{user_id}/status',
+    response: 'get-user-status',
     auth: 'user',
     summary: "a user's status",
     params: [userIdInPath],

@@ -35,6 +35,7 @@ export const typingRoutes: Route[] = [
   {
     method: 'POST',
     path: '/typing',
+    response: 'empty',
     auth: 'user',
     summary: 'Tell the others you are (or stopped) composing a direct or channel message',
     params: [

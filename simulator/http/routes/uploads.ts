@@ -72,6 +72,7 @@ export const uploadRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_uploads',
+    response: 'upload-file',
     auth: 'user',
     summary: 'upload one file (multipart, any field name)',
     params: [{ name: 'file', type: 'file', anyField: true }],
@@ -87,6 +88,7 @@ export const uploadRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_uploads/{realm_id}/{filename}',
+    response: 'get-file-temporary-url',
     auth: 'user',
     summary: 'a temporary link to an upload, usable without credentials for a minute',
     params: uploadPath,
@@ -101,6 +103,7 @@ export const uploadRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_uploads/{realm_id}/{filename}',
+    response: 'file',
     outsideApi: true,
     // The uploader, or anyone who can read a message linking the file; spectators for web-public ones.
     auth: 'optional',
@@ -115,6 +118,7 @@ export const uploadRoutes: Route[] = [
   {
     method: 'GET',
     path: '/user_uploads/temporary/{token}/{filename}',
+    response: 'file',
     outsideApi: true,
     auth: 'none',
     summary: 'download an upload through a temporary link',
@@ -129,6 +133,7 @@ export const uploadRoutes: Route[] = [
   {
     method: 'GET',
     path: '/attachments',
+    response: 'get-attachments',
     auth: 'user',
     summary: "your uploads, and the organization's upload space used",
     params: [],
@@ -137,6 +142,7 @@ export const uploadRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/attachments/{attachment_id}',
+    response: 'empty',
     auth: 'user',
     summary: 'delete one of your uploads',
     params: [{ name: 'attachment_id', type: 'int', in: 'path', required: true }],

@@ -10,6 +10,7 @@ export const userAdminRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users',
+    response: 'create-user',
     // Administrators who also hold the server-level can_create_users permission.
     auth: 'admin',
     summary: 'create a user account (a member, subscribed to the default channels)',
@@ -28,6 +29,7 @@ export const userAdminRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/users/{user_id}',
+    response: 'empty',
     // Administrators, or a bot's owner for the bot: decided per target (access_user_by_id for_admin).
     auth: 'user',
     summary: "change another user's name, role or custom profile data",
@@ -53,6 +55,7 @@ export const userAdminRoutes: Route[] = [
   {
     method: 'POST',
     path: '/users/{user_id}/reactivate',
+    response: 'empty',
     auth: 'user',
     summary: 'reactivate a deactivated user or bot',
     params: [{ name: 'user_id', type: 'int', in: 'path', required: true }],

@@ -11,6 +11,7 @@ export const userTopicRoutes: Route[] = [
   {
     method: 'POST',
     path: '/user_topics',
+    response: 'empty',
     auth: 'user',
     summary: 'mute, unmute, follow a topic, or back to the channel default (0)',
     params: [
@@ -32,6 +33,7 @@ export const userTopicRoutes: Route[] = [
   {
     method: 'PATCH',
     path: '/users/me/subscriptions/muted_topics',
+    response: 'empty',
     auth: 'user',
     summary: 'mute (add) or unmute (remove) a topic, the channel by id or by name (legacy)',
     // update_muted_topic's keyword parameters, in declaration order (the first invalid one is reported).

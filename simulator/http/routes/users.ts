@@ -12,8 +12,7 @@ import {
   listUsers,
   type DeactivationAction,
 } from '../../engine/users.ts';
-import type { User } from '../../../types/chat/user.ts';
-import type { ParamSpec, Route, RouteResult } from '../route.ts';
+import type { ParamSpec, Route } from '../route.ts';
 
 const userIdInPath: ParamSpec = { name: 'user_id', type: 'int', in: 'path', required: true };
 const formatParams: ParamSpec[] = [
@@ -37,6 +36,7 @@ export const userRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users',
+    response: 'get-users',
     // Spectators may list users only where the organization allows it (feature level 387).
     auth: 'optional',
     summary: 'all users of the organization',
@@ -55,6 +55,7 @@ export const userRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/me',
+    response: 'get-own-user',
     auth: 'user',
     summary: 'your own user, fields at the top level',
     params: [],
@@ -62,15 +63,17 @@ export const userRoutes: Route[] = [
       const me = user!;
       const ids = engine.state.messages.byUser.get(me.id);
       // Added to the User object, not spread with it into a new one: V8 builds large spreads slowly.
-      const out = formatUser(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot }) as User & RouteResult;
-      // Deprecated: the highest message id the user received, or -1.
-      out.max_message_id = ids && ids.length > 0 ? ids[ids.length - 1] : -1;
-      return out;
+      return Object.assign(formatUser(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot }), {
+        is_active: me.is_active,
+        // Deprecated: the highest message id the user received, or -1.
+        max_message_id: ids && ids.length > 0 ? ids[ids.length - 1]! : -1,
+      });
     },
   },
   {
     method: 'DELETE',
     path: '/users/me',
+    response: 'empty',
     // Bots cannot deactivate themselves this way (upstream: human users only).
     auth: 'human',
     summary: 'deactivate your own account',
@@ -83,6 +86,7 @@ export const userRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/{user_id}',
+    response: 'get-user',
     auth: 'user',
     summary: 'one user by id',
     params: [userIdInPath, ...formatParams],
@@ -99,6 +103,7 @@ export const userRoutes: Route[] = [
   {
     method: 'GET',
     path: '/users/{email}',
+    response: 'get-user',
     auth: 'user',
     summary: 'one user by email (fake API address, or the real one when visible)',
     params: [{ name: 'email', type: 'string', in: 'path', required: true }, ...formatParams],
@@ -115,6 +120,7 @@ export const userRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/users/{user_id}',
+    response: 'empty',
     // Administrators only, but Zulip checks that while looking the target up (accessUser): an
     // unknown or bot target answers `No such user` first, and a non-administrator gets
     // `Insufficient permission` (BAD_REQUEST), not the route-level administrator error.
@@ -145,6 +151,7 @@ export const userRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/bots/{bot_id}',
+    response: 'empty',
     // The bot's owner or an administrator (Zulip's access_bot_by_id), decided per target.
     auth: 'user',
     summary: 'deactivate a bot',

@@ -14,6 +14,6 @@ function create({ engine, user }: RouteContext) {
 }
 
 export const videoCallRoutes: Route[] = [
-  { method: 'POST', path: '/calls/videocall/create', auth: 'user', summary: 'a meeting URL at the video-call provider', params: [], handler: create },
-  { method: 'POST', path: '/calls/webex/create', auth: 'user', summary: "the same, under Zulip's name for the provider", params: [], handler: create },
+  { method: 'POST', path: '/calls/videocall/create', response: 'create-video-call', auth: 'user', summary: 'a meeting URL at the video-call provider', params: [], handler: create },
+  { method: 'POST', path: '/calls/webex/create', response: 'create-video-call', auth: 'user', summary: "the same, under Zulip's name for the provider", params: [], handler: create },
 ];

@@ -11,6 +11,12 @@ import { pending, poll, register, send } from './helpers.ts';
 
 const HAMLET = ID.hamlet;
 
+/**
+ * A real event to count with: an alert-words update naming `word` (the contract holds queued
+ * events to their schemas, so the markers are events Zulip sends).
+ */
+const marker = (word: string | number = 'x') => ({ type: 'alert_words', alert_words: [String(word)] });
+
 /** Push synthetic events straight to users' queues (what every action does through commit). */
 function emit(s: ReturnType<typeof sim>, events: Record<string, unknown>[], users: number[] = [HAMLET]) {
   commit(s.engine, outcome(null, events.map((e) => effect(e as { type: string }, users))));
@@ -24,25 +30,25 @@ describe('register → event → acknowledge → next event', () => {
     const s = sim();
     const { queue_id, last_event_id } = await register(s, HAMLET);
     expect(last_event_id).toBe(-1);
-    emit(s, [{ type: 'test', n: 'a' }]);
+    emit(s, [marker('a')]);
     const first = await poll(s, HAMLET, { queue_id, last_event_id: -1 });
     // An immediate answer to a named queue does not repeat its ID.
-    expect(first.body).toEqual({ result: 'success', msg: '', events: [{ type: 'test', n: 'a', id: 0 }] });
-    emit(s, [{ type: 'test', n: 'b' }]);
+    expect(first.body).toEqual({ result: 'success', msg: '', events: [{ ...marker('a'), id: 0 }] });
+    emit(s, [marker('b')]);
     // Not acknowledged yet: the same poll answers both.
     expect((await pending(s, HAMLET, queue_id, -1)).map((e) => e.id)).toEqual([0, 1]);
-    expect(await pending(s, HAMLET, queue_id, 0)).toEqual([{ type: 'test', n: 'b', id: 1 }]);
+    expect(await pending(s, HAMLET, queue_id, 0)).toEqual([{ ...marker('b'), id: 1 }]);
     // Sending the same last_event_id again is a harmless re-fetch.
-    expect(await pending(s, HAMLET, queue_id, 0)).toEqual([{ type: 'test', n: 'b', id: 1 }]);
+    expect(await pending(s, HAMLET, queue_id, 0)).toEqual([{ ...marker('b'), id: 1 }]);
     expect(await pending(s, HAMLET, queue_id, 1)).toEqual([]);
   });
 
   it('gives each queue its own numbering', async () => {
     const s = sim();
     const a = await register(s, HAMLET);
-    emit(s, [{ type: 'test' }]);
+    emit(s, [marker()]);
     const b = await register(s, HAMLET);
-    emit(s, [{ type: 'test' }]);
+    emit(s, [marker()]);
     expect((await pending(s, HAMLET, a.queue_id)).map((e) => e.id)).toEqual([0, 1]);
     expect((await pending(s, HAMLET, b.queue_id)).map((e) => e.id)).toEqual([0]);
     expect(a.queue_id).not.toBe(b.queue_id);
@@ -59,7 +65,7 @@ describe('pruning by last_event_id (reference §2.2)', () => {
   ] as const)('%s', async (_name, acks, expected) => {
     const s = sim();
     const { queue_id } = await register(s, HAMLET);
-    emit(s, [0, 1, 2, 3, 4].map((n) => ({ type: 'test', n })));
+    emit(s, [0, 1, 2, 3, 4].map((n) => marker(n)));
     let last: Awaited<ReturnType<typeof poll>> | undefined;
     for (const ack of acks) last = await poll(s, HAMLET, { queue_id, last_event_id: ack, dont_block: true });
     if ('error' in expected) expect(last!.body).toEqual(badRequest(expected.error));
@@ -69,7 +75,7 @@ describe('pruning by last_event_id (reference §2.2)', () => {
   it('keeps the pruning of a failed poll (Zulip does not roll it back)', async () => {
     const s = sim();
     const { queue_id } = await register(s, HAMLET);
-    emit(s, [{ type: 'test' }, { type: 'test' }]);
+    emit(s, [marker(), marker()]);
     expect((await poll(s, HAMLET, { queue_id, last_event_id: 7, dont_block: true })).body).toEqual(badRequest('Event 7 was not in this queue'));
     expect(await pending(s, HAMLET, queue_id, 1)).toEqual([]);
     expect((await poll(s, HAMLET, { queue_id, last_event_id: 0, dont_block: true })).body).toEqual(
@@ -136,7 +142,7 @@ describe('dont_block', () => {
     const res = await poll(s, HAMLET, { dont_block: true, event_types: ['message'], apply_markdown: true });
     expect(res.body).toEqual({ result: 'success', msg: '', events: [], queue_id: expect.any(String) });
     await send(s, ID.iago, { type: 'direct', to: `[${HAMLET}]`, content: '**bold**' });
-    emit(s, [{ type: 'test' }]);
+    emit(s, [marker()]);
     const [event, ...rest] = await pending(s, HAMLET, res.body.queue_id);
     expect(rest).toEqual([]);
     // apply_markdown as asked; client_gravatar defaults to false here (true on /register).
@@ -221,9 +227,9 @@ describe('lifetime on the simulated clock (reference §2.6)', () => {
   it('drops a queue that holds too many unread events instead of growing without bound', async () => {
     const s = sim();
     const { queue_id } = await register(s, HAMLET);
-    emit(s, Array.from({ length: MAX_QUEUED_EVENTS }, () => ({ type: 'test' })));
+    emit(s, Array.from({ length: MAX_QUEUED_EVENTS }, () => marker()));
     expect((await pending(s, HAMLET, queue_id)).length).toBe(MAX_QUEUED_EVENTS);
-    emit(s, [{ type: 'test' }]);
+    emit(s, [marker()]);
     expect((await poll(s, HAMLET, { queue_id, last_event_id: -1 })).body).toEqual(badQueue(queue_id));
   });
 });
@@ -233,9 +239,9 @@ describe('compression of flag events (reference §2.5)', () => {
     const s = sim();
     const { queue_id } = await register(s, HAMLET);
     const flags = (op: string, flag: string, messages: number[], all = false) => ({ type: 'update_message_flags', op, operation: op, flag, messages, all });
-    emit(s, [flags('add', 'read', [1]), { type: 'test' }, flags('add', 'read', [2, 3]), flags('add', 'starred', [4]), flags('remove', 'read', [5]), flags('add', 'read', [], true)]);
+    emit(s, [flags('add', 'read', [1]), marker(), flags('add', 'read', [2, 3]), flags('add', 'starred', [4]), flags('remove', 'read', [5]), flags('add', 'read', [], true)]);
     expect(await pending(s, HAMLET, queue_id)).toEqual([
-      { type: 'test', id: 1 },
+      { ...marker(), id: 1 },
       { ...flags('add', 'read', [1, 2, 3]), id: 2 },
       { ...flags('add', 'starred', [4]), id: 3 },
       { ...flags('remove', 'read', [5]), id: 4 },
@@ -290,14 +296,15 @@ describe('per-queue variants of an event (reference §1.3, §3)', () => {
     const s = sim();
     const incomplete = await register(s, HAMLET, { client_capabilities: { notification_settings_null: false, user_list_incomplete: true, include_deactivated_groups: true } });
     const plain = await register(s, HAMLET);
+    const person = (await s.request({ method: 'GET', path: '/api/v1/users/12', as: HAMLET })).body.user;
     emit(s, [
-      { type: 'realm_user', op: 'add', person: { user_id: 99 }, inaccessible_user: true },
+      { type: 'realm_user', op: 'add', person, inaccessible_user: true },
       { type: 'user_group', op: 'update', group_id: 5, data: { name: 'x' }, deactivated: true },
       { type: 'user_group', op: 'remove', group_id: 5 },
     ]);
     expect(await pending(s, HAMLET, incomplete.queue_id)).toEqual([{ type: 'user_group', op: 'update', group_id: 5, data: { name: 'x' }, id: 0 }]);
     expect(await pending(s, HAMLET, plain.queue_id)).toEqual([
-      { type: 'realm_user', op: 'add', person: { user_id: 99 }, id: 0 },
+      { type: 'realm_user', op: 'add', person, id: 0 },
       { type: 'user_group', op: 'remove', group_id: 5, id: 1 },
     ]);
   });
