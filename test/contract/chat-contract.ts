@@ -6,18 +6,16 @@
  * written from the specification and Zulip's reference, not from the simulator: a field that
  * drifts is a violation.
  *
- * One ajv instance per process holds every chat schema; each is compiled on first use and kept.
+ * The validators are compiled once per change of the schemas, before the test run (compile.ts,
+ * vitest's global setup), and loaded by each test file; without that module (another runner),
+ * each schema is compiled on first use and kept.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import fg from 'fast-glob';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Contract } from '../../simulator/contract.ts';
 import type { RawResponse } from '../../simulator/http/envelope.ts';
 import type { Route } from '../../simulator/http/route.ts';
+import { loadCompiled, newAjv, readSchemas } from './compile.ts';
 
-const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
 const ID_BASE = 'chat/';
 const ENVELOPE = `${ID_BASE}envelope.schema.json`;
 /** The envelope's own keys: what is left of a success body is the route's fields. */
@@ -32,30 +30,25 @@ export interface Violation {
   value: unknown;
 }
 
-let ajv: Ajv | undefined;
-const compiled = new Map<string, ValidateFunction | null>();
-
-function schemas(): Ajv {
-  if (ajv) return ajv;
-  ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  // json-schema-to-typescript's keyword: the TypeScript type a schema stands for.
-  ajv.addKeyword('tsType');
-  for (const rel of fg.sync('chat/**/*.schema.json', { cwd: SCHEMAS }).sort()) {
-    const schema = JSON.parse(readFileSync(path.join(SCHEMAS, rel), 'utf8')) as { $id?: string };
-    if (schema.$id !== rel) throw new Error(`schemas/${rel}: its $id must be "${rel}" (got ${JSON.stringify(schema.$id)})`);
-    ajv.addSchema(schema);
-  }
-  return ajv;
-}
+/** The validators: the run's compiled module (compile.ts) when there is one, else compiled here on first use. */
+let source: { compiled: Map<string, ValidateFunction> } | { ajv: Ajv } | undefined;
+const known = new Map<string, ValidateFunction | null>();
 
 /** The validator of a schema (or a `#/definitions/…` inside one) by its $id; null when there is none. */
 export function validatorFor(id: string): ValidateFunction | null {
-  let validate = compiled.get(id);
-  if (validate === undefined) {
-    const [file] = id.split('#');
-    validate = schemas().getSchema(file!) ? (schemas().getSchema(id) ?? null) : null;
-    compiled.set(id, validate);
+  let validate = known.get(id);
+  if (validate !== undefined) return validate;
+  if (!source) {
+    const set = readSchemas();
+    const compiled = loadCompiled(set);
+    source = compiled ? { compiled } : { ajv: newAjv(set) };
   }
+  if ('compiled' in source) validate = source.compiled.get(id) ?? null;
+  else {
+    const [file] = id.split('#');
+    validate = source.ajv.getSchema(file!) ? (source.ajv.getSchema(id) ?? null) : null;
+  }
+  known.set(id, validate);
   return validate;
 }
 
