@@ -108,18 +108,24 @@ export interface Journal {
 
 export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
   const { maxEntries, maxBodyBytes } = { ...DEFAULT_JOURNAL_LIMITS, ...limits };
+  // Entries kept are recorded[first…]: evicting moves `first` on, and the dead front is cut off
+  // only once it is as long as what is kept, so a full journal does not copy itself per request.
   let recorded: Recorded[] = [];
+  let first = 0;
   let bytes = 0;
   let nextSeq = 1;
 
   const evict = (): void => {
-    let drop = 0;
-    while (drop < recorded.length && (recorded.length - drop > maxEntries || bytes > maxBodyBytes)) {
-      const gone = recorded[drop++]!;
+    while (first < recorded.length && (recorded.length - first > maxEntries || bytes > maxBodyBytes)) {
+      const gone = recorded[first]!;
+      recorded[first++] = undefined!;
       gone.evicted = true;
       bytes -= gone.bytes;
     }
-    if (drop > 0) recorded = recorded.slice(drop);
+    if (first > 0 && first >= recorded.length - first) {
+      recorded = recorded.slice(first);
+      first = 0;
+    }
   };
   /** What dispatch found out: the route, the user, the fault that acted. */
   const learn = (entry: Recorded, trace: JournalTrace): void => {
@@ -170,7 +176,8 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
     },
     entries(filter = {}) {
       const out: JournalEntry[] = [];
-      for (const e of recorded) {
+      for (let i = first; i < recorded.length; i++) {
+        const e = recorded[i]!;
         if (e.trace) learn(e, e.trace);
         if (filter.after !== undefined && e.seq <= filter.after) continue;
         if (filter.route !== undefined && !routeMatches(filter.route, e)) continue;
@@ -195,8 +202,9 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
       return out;
     },
     clear() {
-      for (const e of recorded) e.evicted = true;
+      for (let i = first; i < recorded.length; i++) recorded[i]!.evicted = true;
       recorded = [];
+      first = 0;
       bytes = 0;
     },
   };

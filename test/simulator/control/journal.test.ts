@@ -91,6 +91,20 @@ describe('what the journal records', () => {
     expect(small.entries().map((e) => e.url)).toEqual(['/b']);
   });
 
+  it('keeps the newest entries however many went before, and an evicted one finishing counts no bytes', () => {
+    const journal = createJournal({ maxEntries: 3, maxBodyBytes: 12 });
+    const begun = Array.from({ length: 10 }, (_, i) => journal.begin({ method: 'POST', url: `/${i + 1}`, headers: {}, body: 'ab' }));
+    expect(journal.entries().map((e) => e.seq)).toEqual([8, 9, 10]);
+    // Entry 1 left long ago: its 10-byte answer must not push out the ones kept.
+    journal.finish(begun[0]!, {}, { status: 200, headers: {}, body: '0123456789' });
+    expect(journal.entries().map((e) => e.seq)).toEqual([8, 9, 10]);
+    journal.finish(begun[9]!, {}, { status: 200, headers: {}, body: '012345678' });
+    expect(journal.entries().map((e) => e.seq)).toEqual([10]);
+    journal.clear();
+    journal.begin({ method: 'GET', url: '/after', headers: {} });
+    expect(journal.entries().map((e) => [e.seq, e.url])).toEqual([[11, '/after']]);
+  });
+
   it('leaves control requests out, and records nothing when switched off', async () => {
     const s = fresh();
     await s.request({ method: 'GET', path: `${CONTROL_PREFIX}/faults` });
