@@ -259,7 +259,8 @@ export function basicAuth(username: string, password: string): string {
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  // Fixtures known to be valid, not checked again: the frozen built-in one, and those read (and
+  // Fixtures known to be valid and never to change, so neither checked nor built again (each
+  // engine gets a copy of the realm built once): the frozen built-in one, and those read (and
   // checked) from a file here, which nobody else holds.
   const checked = new WeakSet<Fixture>([DEFAULT_FIXTURE]);
   const fromFile = (file: string): Fixture => {
@@ -278,7 +279,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   });
   const baseClock = (from: Fixture): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(from));
   const build = (from: Fixture = fixture): Engine =>
-    createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), observeEvents });
+    createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), immutable: checked.has(from), observeEvents });
   engine = build();
   if (options.realTime) clock.followRealTime(true);
   const replaceEngine = (next: Engine): void => {

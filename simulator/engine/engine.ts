@@ -6,7 +6,7 @@
  */
 import type { Fixture } from '../../types/chat/fixture.ts';
 import type { Engine } from './core.ts';
-import { resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
+import { fixedClock, resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
 import { createEventQueues, restoreQueues, type QueuedEventObserver, type QueuesData } from './event-queue.ts';
 import { loadFixture, validateFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
@@ -19,18 +19,64 @@ export interface EngineOptions {
   clock: Clock;
   /** The fixture is known to be valid (validateFixture passed it): skip checking it again. */
   validated?: boolean;
+  /**
+   * The fixture never changes (deeply frozen, or held by nobody else): the realm it makes is
+   * built once per seed and moment of loading, and each engine gets its own copy of it.
+   */
+  immutable?: boolean;
   /** Shown every event as it enters a queue (see event-queue.ts). */
   observeEvents?: QueuedEventObserver | undefined;
 }
 
-export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
-  const deps: Deps = { clock: simulatedClock(options.clock), random: seededRandom(options.seed ?? 0) };
-  const engine = { state: loadFixture(options.validated ? fixture : validateFixture(fixture), deps), deps } as Engine;
-  engine.queues = createEventQueues(engine, options.seed ?? 0, options.observeEvents);
+/**
+ * A realm as a fixture and a seed make it at the moment it is loaded, before anyone has used it:
+ * its state and where the random source then stands. Engines get copies, never this state.
+ */
+interface PristineRealm {
+  loadedAt: number;
+  state: State;
+  random: readonly number[];
+}
+
+/**
+ * Immutable fixture → seed → its realm at the latest moment it was loaded. Building a realm
+ * (rendering and seeding its message history) takes several times as long as copying one, and
+ * a test suite builds the same realm again and again; the fixture cannot change, and the build
+ * depends on nothing else (the engine is pure), so the copy is the realm a build would make.
+ */
+const pristineRealms = new WeakMap<Fixture, Map<number | string, PristineRealm>>();
+
+/** Build the realm: every clock reading while it is built answers `loadedAt`. */
+function buildRealm(fixture: Fixture, seed: number | string, loadedAt: number, validated: boolean): PristineRealm {
+  const deps: Deps = { clock: simulatedClock(fixedClock(loadedAt)), random: seededRandom(seed) };
+  const engine = { state: loadFixture(validated ? fixture : validateFixture(fixture), deps), deps } as Engine;
+  // Nobody listens yet: the queues only receive what building the realm would publish.
+  engine.queues = createEventQueues(engine, seed);
   // Profile values may mention users and channels: render once everything exists.
   for (const user of engine.state.users.values()) if (user.profile_data.size > 0) renderProfileData(engine, user);
   // Messages need users, channels and subscriptions in place, so the history is seeded last.
   seedMessages(engine, fixture.messages);
+  return { loadedAt, state: engine.state, random: Object.freeze(deps.random.getState()) };
+}
+
+/** The immutable fixture's realm loaded at `loadedAt`, copied: shares nothing with any other engine's. */
+function copyOfSharedRealm(fixture: Fixture, seed: number | string, loadedAt: number, validated: boolean): PristineRealm {
+  let bySeed = pristineRealms.get(fixture);
+  if (!bySeed) pristineRealms.set(fixture, (bySeed = new Map()));
+  let pristine = bySeed.get(seed);
+  if (pristine?.loadedAt !== loadedAt) bySeed.set(seed, (pristine = buildRealm(fixture, seed, loadedAt, validated)));
+  return { loadedAt, state: structuredClone(pristine.state), random: pristine.random };
+}
+
+export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
+  const seed = options.seed ?? 0;
+  const clock = simulatedClock(options.clock);
+  // The realm is loaded at one moment, the engine's first reading of its clock.
+  const loadedAt = clock.now();
+  const validated = options.validated ?? false;
+  const realm = options.immutable ? copyOfSharedRealm(fixture, seed, loadedAt, validated) : buildRealm(fixture, seed, loadedAt, validated);
+  const engine = { state: realm.state, deps: { clock, random: resumeRandom(realm.random) } } as Engine;
+  engine.queues = createEventQueues(engine, seed, options.observeEvents);
   return engine;
 }
 
@@ -39,7 +85,7 @@ export interface EngineContinuation {
   /** The simulated present and the latest reading handed out (null: none yet) of the engine being continued. */
   clock: { present: number; latest: number | null };
   /** `deps.random.getState()` of the engine being continued. */
-  random: number[];
+  random: readonly number[];
   queues: QueuesData;
 }
 
