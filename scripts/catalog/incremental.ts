@@ -5,7 +5,9 @@
  * - parse and validate run only for the files the watcher reports (a file's result is kept
  *   until it changes again); link-check and the catalog run on the whole set, as in a full build;
  * - the outputs of the changed documents alone (their detail file and twin, emit.ts's
- *   documentOutputs) are checked and written first, so the page being edited reaches dist/ soon;
+ *   documentOutputs) are checked and written first, so the page being edited reaches dist/ soon.
+ *   For the common edit (a body or a field that no other document shows, after a clean run)
+ *   they are made from the last catalog before the whole set is checked (editsInPlace);
  * - then emitCatalog runs whole. Each JSON output (and each item of a list or of the bundle) that
  *   equals the last build's is replaced by the last build's object, so its string is reused from
  *   a retaining JsonCache and its schema check is skipped; twins are rendered again only when
@@ -25,6 +27,7 @@ import { checkOutputs } from './check-output.ts';
 import { documentOutputs, emitCatalog, type OutFile, type Outputs, type TextPiece } from './emit.ts';
 import type { Issue } from './issues.ts';
 import { JsonCache } from './json.ts';
+import { docSitePath, resolvesIn, type KnownTargets } from './link-check.ts';
 import { buildCatalog as assembleCatalog, type Catalog } from './model.ts';
 import { parseSource } from './parse.ts';
 import { ENCODINGS, precompressing, withTwinPaths } from './precompress.ts';
@@ -55,6 +58,8 @@ interface Previous {
   outputs: Outputs;
   /** Per JSON file: its value; per composed JSON file: its parts; per text file: its text or pieces. */
   shapes: Map<string, Shape>;
+  /** The catalog's slugs and page addresses, for checking an edited document on its own. */
+  known: KnownTargets;
 }
 
 type Shape = { kind: 'value'; value: unknown } | { kind: 'parts'; parts: unknown[]; items: Map<string, object> } | { kind: 'text'; text: string } | { kind: 'pieces'; pieces: TextPiece[] };
@@ -68,6 +73,8 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
   const passed = new WeakMap<object, Set<string>>();
   const twins: TwinMemo = new WeakMap();
   let previous: Previous | null = null;
+  /** The last run succeeded: every file known is free of problems and dist/ matches them. */
+  let clean = false;
   let loaded = false;
 
   async function read(rel: string): Promise<void> {
@@ -90,10 +97,17 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
   }
 
   async function run(changed: Iterable<string> | null): Promise<IncrementalResult> {
+    const result = await attempt(changed);
+    clean = result.ok;
+    return result;
+  }
+
+  async function attempt(changed: Iterable<string> | null): Promise<IncrementalResult> {
     const started = performance.now();
     const settings = await buildSettings(options);
     if ('issues' in settings) return reportFailure(options, settings.issues);
     let touched: string[] = [];
+    let before = new Map<string, FileCheck | undefined>();
     if (changed === null || !loaded) {
       files.clear();
       const rels = (await fg('**/*.md', { cwd: options.contentDir, ignore: ['README.md'], dot: false, onlyFiles: true })).sort();
@@ -101,7 +115,35 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       loaded = true;
     } else {
       touched = [...new Set(changed)].sort();
+      before = new Map(touched.map((rel) => [rel, files.get(rel)]));
       for (const rel of touched) await read(rel);
+    }
+    const outDirExists = await stat(options.outDir).then((s) => s.isDirectory(), () => false);
+
+    // The edited documents' own files first: what the editor waits for. When the edit leaves every
+    // document's kind, slug, title and address as they were, and the last run was clean, the
+    // edited documents are checked on their own against the last catalog and their files are
+    // written from it before the whole set is checked (on a large catalog that check and the
+    // catalog's assembly take most of the time). The full pass below makes the same files from
+    // the new catalog and rewrites any that differ, so the end result is the full build's.
+    let firstOutputMs: number | undefined;
+    let writtenEarly = 0;
+    const early = new Map<string, OutFile>();
+    const writeOwnFiles = async (catalog: Catalog, docs: readonly CollectionDoc[], last: Previous): Promise<Issue[]> => {
+      for (const doc of docs) for (const [rel, out] of documentOutputs(catalog, doc, twins)) early.set(rel, out);
+      if (early.size === 0) return [];
+      const issues = checkOutputs(early, passed);
+      if (issues.length > 0) return issues;
+      const changedEarly = new Set([...early].filter(([rel, out]) => !sameAsBefore(last, rel, out)).map(([rel]) => rel));
+      await writeInPlace(options.outDir, early, cache, changedEarly);
+      writtenEarly = changedEarly.size;
+      firstOutputMs = performance.now() - started;
+      return [];
+    };
+    const quick = clean && previous && outDirExists ? editsInPlace(touched, before, files, previous.known) : null;
+    if (quick && previous) {
+      const issues = await writeOwnFiles(previous.catalog, quick, previous);
+      if (issues.length > 0) return reportFailure(options, issues);
     }
 
     const checked = checkSet([...files.keys()].sort().map((rel) => files.get(rel) as FileCheck));
@@ -109,26 +151,14 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
 
     const catalog = assembleCatalog(checked.docs, settings.site, previous?.catalog);
     const generatedAt = generatedAtOf(settings.epoch, catalog.updated);
-    const outDirExists = await stat(options.outDir).then((s) => s.isDirectory(), () => false);
     if (!previous || !outDirExists) return firstBuild(catalog, generatedAt, started);
     const last = previous;
 
-    // The edited documents' own files first.
-    let firstOutputMs: number | undefined;
-    let writtenEarly = 0;
-    const early = new Map<string, OutFile>();
-    const edited = new Set(touched.map((rel) => `content/${rel}`));
-    for (const doc of checked.docs) {
-      if (doc.kind === 'organization' || !edited.has(doc.file)) continue;
-      for (const [rel, out] of documentOutputs(catalog, doc as CollectionDoc, twins)) early.set(rel, out);
-    }
-    if (early.size > 0) {
-      const issues = checkOutputs(early, passed);
+    if (!quick) {
+      const edited = new Set(touched.map((rel) => `content/${rel}`));
+      const docs = checked.docs.filter((doc): doc is CollectionDoc => doc.kind !== 'organization' && edited.has(doc.file));
+      const issues = await writeOwnFiles(catalog, docs, last);
       if (issues.length > 0) return reportFailure(options, issues);
-      const changedEarly = new Set([...early].filter(([rel, out]) => !sameAsBefore(last, rel, out)).map(([rel]) => rel));
-      await writeInPlace(options.outDir, early, cache, changedEarly);
-      writtenEarly = changedEarly.size;
-      firstOutputMs = performance.now() - started;
     }
 
     const outputs = emitCatalog(catalog, { generatedAt, twins });
@@ -141,7 +171,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
     await writeInPlace(options.outDir, outputs, cache, changedFiles);
     const removed = [...last.outputs.keys()].filter((rel) => !outputs.has(rel));
     for (const rel of removed) await removeOutput(options.outDir, rel);
-    previous = { catalog, outputs, shapes };
+    previous = { catalog, outputs, shapes, known: knownTargets(catalog) };
     const ms = Math.round(performance.now() - started);
     const count = writtenEarly + changedFiles.size + removed.length;
     log(`Rebuilt in ${ms} ms: ${count} file(s) changed`);
@@ -167,13 +197,49 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       await writeOutputs(outputs, withTwins, cache);
       await withTwins.flush();
     });
-    previous = { catalog, outputs, shapes: compare(null, outputs).shapes };
+    previous = { catalog, outputs, shapes: compare(null, outputs).shapes, known: knownTargets(catalog) };
     const ms = Math.round(performance.now() - started);
     log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
     return { ok: true, files: written.files, bytes: written.bytes, ms, changed: written.files };
   }
 
   return { run };
+}
+
+/**
+ * The edited documents, when each edit keeps what other documents' own files show of it (kind,
+ * slug, title, address; a service's line, position and sectors) and checkLinks would still pass
+ * with it: then their own files can be made from the last catalog. Null when any touched path is
+ * anything else (a new, removed or broken file, a folder, a draft).
+ */
+function editsInPlace(touched: readonly string[], before: ReadonlyMap<string, FileCheck | undefined>, files: ReadonlyMap<string, FileCheck>, known: KnownTargets): CollectionDoc[] | null {
+  if (touched.length === 0) return null;
+  const docs: CollectionDoc[] = [];
+  for (const rel of touched) {
+    const old = before.get(rel)?.doc;
+    const now = files.get(rel);
+    if (!old || !now?.doc || now.issues.length > 0 || old.kind === 'organization' || now.doc.kind === 'organization') return null;
+    if (!sameIdentity(old, now.doc) || !(resolvesIn(now.doc, known))) return null;
+    docs.push(now.doc);
+  }
+  return docs;
+}
+
+function sameIdentity(a: CollectionDoc, b: CollectionDoc): boolean {
+  if (a.kind !== b.kind || a.file !== b.file || a.fm.slug !== b.fm.slug || a.fm.title !== b.fm.title) return false;
+  if (a.kind === 'page' && b.kind === 'page') return a.fm.path === b.fm.path && a.fm.indexable === b.fm.indexable;
+  if (a.kind === 'service' && b.kind === 'service') {
+    return a.fm.service_line === b.fm.service_line && a.fm.order === b.fm.order && sameJson(a.fm.sectors, b.fm.sectors);
+  }
+  return true;
+}
+
+function knownTargets(c: Catalog): KnownTargets {
+  const docs: CollectionDoc[] = [...c.services, ...c.sectors, ...c.insights, ...c.areas, ...c.pages];
+  return {
+    hasSlug: (kind, slug) => (kind === 'service' || kind === 'sector' || kind === 'insight') && c.findLink(kind, slug) !== undefined,
+    paths: new Set(docs.map(docSitePath)),
+  };
 }
 
 /** Whether an early output (a changed document's own file) has the bytes the last run wrote. */

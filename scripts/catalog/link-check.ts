@@ -110,6 +110,27 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
   return issues;
 }
 
+/** What a catalog that passed checkLinks already knows: its slugs by kind, and its page addresses. */
+export interface KnownTargets {
+  hasSlug(kind: CollectionKind, slug: string): boolean;
+  paths: ReadonlySet<string>;
+}
+
+/**
+ * Whether checkLinks would find nothing to say about `doc` once it replaces a document with the
+ * same kind, slug and address in a set that passed: every reference and body link resolves and
+ * no FAQ is asked twice. `watch` asks this before writing an edited document's own files ahead
+ * of the whole-set check; when the answer is no, the whole-set check runs first.
+ */
+export function resolvesIn(doc: CollectionDoc, known: KnownTargets): boolean {
+  for (const rule of REF_RULES) {
+    if (rule.from !== doc.kind) continue;
+    for (const slug of rule.read(doc) ?? []) if (!known.hasSlug(rule.to, slug)) return false;
+  }
+  if (checkFaqs(doc).length > 0) return false;
+  return linksOf(doc).every((target) => known.paths.has(target));
+}
+
 /** Both service lines, each declared once: services name their line by id. */
 function checkServiceLines(doc: OrganizationDoc): Issue[] {
   const ids = doc.fm.service_lines.map((l) => l.id);

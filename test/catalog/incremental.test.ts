@@ -105,6 +105,43 @@ describe('after each change, the same bytes as a full build', () => {
     await expectSameAsFullBuild();
   });
 
+  it('an edit that breaks a reference or a body link writes nothing, not even the document\'s own files', async () => {
+    const before = await readTree(dist);
+    const rel = 'insights/medir-antes.md';
+    const good = await readFile(path.join(content, rel), 'utf8');
+    for (const [broken, message] of [
+      [good.replace('related_services: ["diagnostico-operativo"]', 'related_services: ["diagnostico-operativo", "no-existe"]'), /related_services\[1\]: refers to service "no-existe", which does not exist/],
+      [`${good}\nVer [otra página](/no-existe/).\n`, /body: links to \/no-existe\/, which is not a page of the site/],
+    ] as const) {
+      await writeFile(path.join(content, rel), broken);
+      expect((await builder.run([rel])).ok).toBe(false);
+      expect(reports.at(-1)).toMatch(message);
+      const after = await readTree(dist);
+      expect([...after.keys()]).toEqual([...before.keys()]);
+      for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+    }
+    await writeFile(path.join(content, rel), good);
+    expect((await builder.run([rel])).ok).toBe(true);
+    await expectSameAsFullBuild();
+  });
+
+  it('while another file is broken, an edit to a good one waits: dist/ stays the last good build until both are clean', async () => {
+    const before = await readTree(dist);
+    const brokenFile = path.join(content, 'services/meta-ads.md');
+    const good = await readFile(brokenFile, 'utf8');
+    await writeFile(brokenFile, good.replace(/^order: .*$/m, 'order: "dos"'));
+    expect((await builder.run(['services/meta-ads.md'])).ok).toBe(false);
+    await edit(content, 'insights/medir-antes.md', /\n## /, '\nOtra frase mientras meta-ads está roto.\n\n## ');
+    expect((await builder.run(['insights/medir-antes.md'])).ok).toBe(false);
+    const after = await readTree(dist);
+    for (const [file, bytes] of before) expect(after.get(file)?.equals(bytes), file).toBe(true);
+
+    await writeFile(brokenFile, good);
+    expect((await builder.run(['services/meta-ads.md'])).ok).toBe(true);
+    await expectSameAsFullBuild();
+    expect(await readFile(path.join(dist, 'insights/medir-antes.md'), 'utf8')).toContain('Otra frase mientras meta-ads está roto.');
+  });
+
   it('a save without a change writes nothing', async () => {
     const before = await mtimes();
     const result = await builder.run(['services/meta-ads.md']);
