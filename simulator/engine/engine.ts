@@ -45,6 +45,8 @@ interface PristineRealm {
  * depends on nothing else (the engine is pure), so the copy is the realm a build would make.
  */
 const pristineRealms = new WeakMap<Fixture, Map<number | string, PristineRealm>>();
+/** Realms kept per fixture (about 100 KB each for the dev realm): the seeds built most recently. */
+const SEEDS_KEPT = 16;
 
 /** Build the realm: every clock reading while it is built answers `loadedAt`. */
 function buildRealm(fixture: Fixture, seed: number | string, loadedAt: number, validated: boolean): PristineRealm {
@@ -64,7 +66,12 @@ function copyOfSharedRealm(fixture: Fixture, seed: number | string, loadedAt: nu
   let bySeed = pristineRealms.get(fixture);
   if (!bySeed) pristineRealms.set(fixture, (bySeed = new Map()));
   let pristine = bySeed.get(seed);
-  if (pristine?.loadedAt !== loadedAt) bySeed.set(seed, (pristine = buildRealm(fixture, seed, loadedAt, validated)));
+  if (pristine?.loadedAt !== loadedAt) {
+    pristine = buildRealm(fixture, seed, loadedAt, validated);
+    bySeed.delete(seed);
+    bySeed.set(seed, pristine);
+    if (bySeed.size > SEEDS_KEPT) bySeed.delete(bySeed.keys().next().value!);
+  }
   return { loadedAt, state: structuredClone(pristine.state), random: pristine.random };
 }
 
