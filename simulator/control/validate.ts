@@ -13,13 +13,17 @@ import { ControlError } from './errors.ts';
  */
 export type ControlSchemaName = string;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-ajv.addSchema(schema);
+/**
+ * Made on the first control request, not at import: adding the schema compiles ajv's meta-schema
+ * to check it, a few percent of `npm run simulator`'s start-up, which needs no control request.
+ */
+let ajv: Ajv | undefined;
 const compiled = new Map<ControlSchemaName, ValidateFunction>();
 
 function validator(name: ControlSchemaName): ValidateFunction {
   let validate = compiled.get(name);
   if (!validate) {
+    ajv ??= new Ajv({ allErrors: true, strict: false }).addSchema(schema);
     validate = ajv.getSchema(`${schema.$id}#/definitions/${name}`);
     if (!validate) throw new Error(`control.schema.json has no definition "${name}"`);
     compiled.set(name, validate);
