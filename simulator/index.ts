@@ -27,6 +27,8 @@ import { createJournal, type JournalLimits } from './control/journal.ts';
 import { clearOutbox, readOutbox } from './control/outbox.ts';
 import type { Controls } from './control/routes.ts';
 import { engineFromSnapshot, takeSnapshot } from './control/snapshot.ts';
+import { createLivePage } from './live/serve.ts';
+import { liveWatcher } from './live/watcher.ts';
 import type { Snapshot } from '../types/control/control.ts';
 
 export { FixtureError } from './engine/fixture.ts';
@@ -44,6 +46,7 @@ export type {
   Fault,
   FaultRequest,
   JournalEntry,
+  LiveWatcher,
   Outbox,
   PushServiceState,
   Snapshot,
@@ -373,13 +376,18 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       entries: (filter) => journal?.entries(filter) ?? [],
       clear: () => journal?.clear(),
     },
+    liveWatcher(as) {
+      return liveWatcher(engine, as);
+    },
     listen(port = 0, host = '127.0.0.1', httpOptions = {}) {
       return listenHttp(simulator.handle, port, host, httpOptions);
     },
   };
+  const access = { allowRemoteControl: options.allowRemoteControl === true };
   simulator.handle = createFrontDoor({
     api,
-    control: createControlHandler(simulator, { allowRemoteControl: options.allowRemoteControl === true }),
+    control: createControlHandler(simulator, access),
+    livePage: createLivePage(access),
     journal,
     onUnexpectedError,
   });

@@ -37,7 +37,10 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
   options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
   if (options.print ?? true) {
-    const lines = [`Chat simulator listening: ${server.url}`, ''];
+    const lines = [`Chat simulator listening: ${server.url}`];
+    // The live page answers loopback clients only (unless remote control is allowed).
+    const origin = new URL(server.url).origin;
+    lines.push(`Live page (read-only, this machine only): ${origin}/`, '');
     const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);
     const width = Math.max(...users.map((u) => u.delivery_email.length), 5);
     lines.push(`${'email'.padEnd(width)}  ${'role'.padEnd(13)}  api key`);

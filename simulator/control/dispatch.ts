@@ -39,7 +39,12 @@ function isLoopbackHost(host: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || name === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
 
-function checkAccess(req: RawRequest, options: ControlOptions): void {
+/**
+ * Throws ControlError FORBIDDEN unless the request may use the control API: a loopback client
+ * asking for a loopback name (or any client, with remote control allowed), and no page of another
+ * origin. The live page (live/serve.ts) is guarded by the same rule.
+ */
+export function checkControlAccess(req: RawRequest, options: ControlOptions): void {
   const host = req.headers.host;
   if (!options.allowRemoteControl) {
     // In-process requests have no address: they come from the program that owns the simulator.
@@ -120,7 +125,7 @@ export function createControlHandler(controls: Controls, options: ControlOptions
   let openApi: string | undefined;
   return async (req) => {
     try {
-      checkAccess(req, options);
+      checkControlAccess(req, options);
       const queryStart = req.url.indexOf('?');
       const path = (queryStart < 0 ? req.url : req.url.slice(0, queryStart)).slice(CONTROL_PREFIX.length);
       const query = new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1));

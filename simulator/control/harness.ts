@@ -1,25 +1,30 @@
 /**
- * The simulator's front door: requests under /__simulator go to the control API, every other
- * one to the chat API's dispatcher, recorded in the journal on the way (with the route and user
- * dispatch found, and the fault that acted on it, if any).
+ * The simulator's front door: the live page (live/serve.ts) answers GET / and its files, requests
+ * under /__simulator go to the control API, every other one to the chat API's dispatcher,
+ * recorded in the journal on the way (with the route and user dispatch found, and the fault that
+ * acted on it, if any).
  */
 import type { Handle, RawRequest } from '../http/dispatch.ts';
 import { internalErrorResponse, type RawResponse } from '../http/envelope.ts';
 import { isControlPath, MAX_CONTROL_BODY_BYTES } from './dispatch.ts';
 import type { Journal, JournalTrace } from './journal.ts';
+import { isLivePagePath } from '../live/serve.ts';
 
 export interface FrontDoor {
   /** The chat API's dispatcher. */
   api: Handle;
   /** The control API's. */
   control: (req: RawRequest) => Promise<RawResponse>;
+  /** The live page (GET / and its files), not journaled either. */
+  livePage: (req: RawRequest) => RawResponse;
   /** Where API requests are recorded; none: not recorded. */
   journal: Journal | null;
   onUnexpectedError: (error: unknown, req: RawRequest) => void;
 }
 
-export function createFrontDoor({ api, control, journal, onUnexpectedError }: FrontDoor): Handle {
+export function createFrontDoor({ api, control, livePage, journal, onUnexpectedError }: FrontDoor): Handle {
   const handle: Handle = async (req) => {
+    if (isLivePagePath(req.url)) return livePage(req);
     if (isControlPath(req.url)) {
       try {
         return await control(req);

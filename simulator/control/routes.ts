@@ -13,6 +13,7 @@ import type {
   Fault,
   FaultRequest,
   JournalPage,
+  LiveWatcher,
   Outbox,
   PushServiceRequest,
   PushServiceState,
@@ -47,6 +48,8 @@ export interface Controls {
     clear(): void;
   };
   readonly clock: SimulatorClock;
+  /** The account the live page watches as: the realm owner, or the active user with email `as`. */
+  liveWatcher(as?: string): LiveWatcher;
 }
 
 export type ControlMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -319,5 +322,17 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     description: 'Forget every recorded request (sequence numbers go on from where they were).',
     response: { status: 204, description: 'Cleared.' },
     handler: ({ controls }) => controls.journal.clear(),
+  },
+  {
+    method: 'GET',
+    path: '/live/watcher',
+    operationId: 'getLiveWatcher',
+    summary: 'The account the live page watches as',
+    description:
+      "The user whose API key the live page (GET /) uses for the chat API's register and events: the realm owner (the owner with the lowest id; an administrator if there is none), or the active user given by `as`. It carries an API key, so, like every control endpoint, it answers loopback clients only unless remote control is allowed.",
+    query: [{ name: 'as', description: 'Watch as this user instead: an email (delivery or API email) of an active account, bots included.', schema: { type: 'string' } }],
+    response: { status: 200, description: 'The account and its API key.', schema: 'LiveWatcher' },
+    errors: { 404: 'No active user has that email (NOT_FOUND).' },
+    handler: ({ controls, query }) => controls.liveWatcher(query.get('as') ?? undefined),
   },
 ];

@@ -445,3 +445,31 @@ export interface ClockReport {
   to: number;
   occurred: TimedOccurrence[];
 }
+/**
+ * The user the live page watches the organization as, with the API key it authenticates with (Basic auth: email and api_key). Answered to loopback clients only, unless remote control is allowed.
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "LiveWatcher".
+ */
+export interface LiveWatcher {
+  /**
+   * The user's id.
+   */
+  user_id: number;
+  /**
+   * The email to authenticate with (the account's delivery email).
+   */
+  email: string;
+  /**
+   * The user's name.
+   */
+  full_name: string;
+  /**
+   * Zulip's role: 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest.
+   */
+  role: 100 | 200 | 300 | 400 | 600;
+  /**
+   * The user's API key.
+   */
+  api_key: string;
+}

@@ -216,6 +216,7 @@ describe('the OpenAPI description', () => {
       'tickClock',
       'followRealTime',
       'getJournal',
+      'getLiveWatcher',
     ]);
   });
 });
