@@ -6,9 +6,10 @@
  * a request a fault answered.
  */
 import type { Fault, FaultRequest, InjectedError } from '../../types/control/control.ts';
-import { ChatError, ERROR_CODES, type ErrorCode } from '../engine/errors.ts';
+import { ChatError, type ErrorCode } from '../engine/errors.ts';
 import type { RoutedCall } from '../http/dispatch.ts';
 import { errorResponse, type RawResponse } from '../http/envelope.ts';
+import { rateLimitedError } from '../http/rate-limit.ts';
 import type { Route } from '../http/route.ts';
 import { ControlError } from './errors.ts';
 import type { JournalTrace } from './journal.ts';
@@ -29,17 +30,9 @@ export interface Faults {
 /** The connection is closed without an answer. */
 export const DROPPED: RawResponse = { status: 0, headers: {}, body: '', dropConnection: true };
 
-/** Messages Zulip answers these codes with (others get a message naming the fault). */
-function defaultMessage(code: ErrorCode, call: RoutedCall, id: number): string {
-  if (code === 'RATE_LIMIT_HIT') return 'API usage exceeded rate limit';
-  if (code === 'BAD_EVENT_QUEUE_ID') return `Bad event queue ID: ${parameter(call, 'queue_id') ?? ''}`;
+/** The message of an injected error that says none: the fault's number. */
+function faultMessage(id: number): string {
   return `Simulated failure (fault ${id})`;
-}
-
-function defaultExtra(code: ErrorCode, call: RoutedCall): Record<string, unknown> {
-  if (code === 'RATE_LIMIT_HIT') return { 'retry-after': 1 };
-  if (code === 'BAD_EVENT_QUEUE_ID') return { queue_id: parameter(call, 'queue_id') ?? '' };
-  return {};
 }
 
 /** A parameter as sent: a path segment, else a form field, else the query string (Zulip's order). */
@@ -47,15 +40,34 @@ function parameter(call: RoutedCall, name: string): string | undefined {
   return call.raw.path[name] ?? call.raw.body.get(name) ?? call.raw.query.get(name);
 }
 
+/**
+ * The error a code stands for when the fault says nothing more: for RATE_LIMIT_HIT the very error
+ * the rate limiter answers (rate-limit.ts builds both), waiting the fault's `retry-after` (1 s by
+ * default); for BAD_EVENT_QUEUE_ID Zulip's, naming the polled queue; else one naming the fault.
+ */
+function baseError(code: ErrorCode, error: InjectedError, call: RoutedCall, id: number): ChatError {
+  if (code === 'RATE_LIMIT_HIT') {
+    const wait = (error.extra as Record<string, unknown> | undefined)?.['retry-after'];
+    return rateLimitedError(typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 1);
+  }
+  if (code === 'BAD_EVENT_QUEUE_ID') {
+    const queueId = parameter(call, 'queue_id') ?? '';
+    return new ChatError(code, `Bad event queue ID: ${queueId}`, { extra: { queue_id: queueId } });
+  }
+  return new ChatError(code, faultMessage(id));
+}
+
 function injectedResponse(error: InjectedError, call: RoutedCall, id: number): RawResponse {
   const code = error.code as ErrorCode;
-  const extra: Record<string, unknown> = { ...defaultExtra(code, call), ...error.extra };
-  const headers: Record<string, string> = {};
-  // A rate-limit answer carries its wait in the header too, as Zulip's does.
-  if (code === 'RATE_LIMIT_HIT' && extra['retry-after'] !== undefined) headers['Retry-After'] = String(extra['retry-after']);
-  Object.assign(headers, error.headers);
+  const base = baseError(code, error, call, id);
+  const headers: Record<string, string> = { ...base.headers };
+  for (const [name, value] of Object.entries(error.headers ?? {})) if (value !== undefined) headers[name] = value;
   return errorResponse(
-    new ChatError(code, error.msg ?? defaultMessage(code, call, id), { status: error.status ?? ERROR_CODES[code], extra, headers }),
+    new ChatError(code, error.msg ?? base.msg, {
+      status: error.status ?? base.status,
+      extra: { ...base.extra, ...error.extra },
+      headers,
+    }),
   );
 }
 

@@ -4,7 +4,7 @@
  * service failing for a number of pushes. In-process and over HTTP alike.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONTROL_PREFIX, ConnectionDropped, ControlError, createSimulator, fixedClock, type Simulator } from '../../../simulator/index.ts';
+import { CONTROL_PREFIX, ConnectionDropped, ControlError, createSimulator, fixedClock, manualClock, type Simulator } from '../../../simulator/index.ts';
 
 const T = 1_700_200_000;
 const fresh = () => createSimulator({ seed: 5, clock: fixedClock(T) });
@@ -25,13 +25,28 @@ describe('errors', () => {
       const res = await send(s);
       expect(res.status).toBe(429);
       expect(res.body).toEqual({ result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': 1 });
-      expect(res.headers['Retry-After']).toBe('1');
+      expect(res.headers['Retry-After']).toBe('1.0');
     }
     expect(s.engine.state.messages.messages.length).toBe(before);
     expect(s.faults.list()).toEqual([]);
     expect((await send(s)).status).toBe(200);
     // Other routes were never affected.
     expect((await s.request({ method: 'GET', path: '/api/v1/users/me', as: 'hamlet@zulip.com' })).status).toBe(200);
+  });
+
+  it('a RATE_LIMIT_HIT fault answers exactly what the rate limiter answers: same status, body and headers', async () => {
+    // One call a minute: the second send is refused by the limiter, 60 s to wait.
+    const limited = () => createSimulator({ seed: 5, clock: manualClock(T), rateLimit: { api_by_user: [[60, 1]] } });
+    const real = limited();
+    expect((await send(real)).status).toBe(200);
+    const refused = await send(real);
+    // The same wait, from a fault, on the first send of a simulator with the same limits.
+    const faulted = limited();
+    faulted.faults.add({ route: 'POST /messages', error: { code: 'RATE_LIMIT_HIT', extra: { 'retry-after': 60 } }, times: 1 });
+    const injected = await send(faulted);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['Retry-After']).toBe('60.0');
+    expect(injected).toEqual(refused);
   });
 
   it('"the next poll of this queue gets BAD_EVENT_QUEUE_ID": only that queue, once; the client re-registers', async () => {
