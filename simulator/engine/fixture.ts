@@ -9,6 +9,7 @@ import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat
 import { storedContentType } from './attachments.ts';
 import { randomApiKey, type Deps } from './deps.ts';
 import { REALM_GROUP_SETTING_RULES } from './groups.ts';
+import { linkifierErrors } from './linkifier-syntax.ts';
 import { renderDescription } from './render.ts';
 import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './system-groups.ts';
 import {
@@ -146,6 +147,7 @@ export function validateFixture(input: unknown, file?: string): Fixture {
     if (!known(e.author)) problems.push({ pointer: `/realm_emoji/${i}/author`, message: `no user with email ${e.author}` });
   });
   validateUserGroups(fixture, known, problems);
+  validateLinkifiers(fixture, problems);
   fixture.messages.forEach((m, i) => {
     if (!known(m.sender)) problems.push({ pointer: `/messages/${i}/sender`, message: `no user with email ${m.sender}` });
     if (m.channel === undefined && m.to === undefined) {
@@ -163,6 +165,24 @@ export function validateFixture(input: unknown, file?: string): Fixture {
   });
   if (problems.length > 0) throw new FixtureError(problems, file);
   return fixture;
+}
+
+/**
+ * Each linkifier as POST /realm/filters checks it (a pattern RE2 compiles, matching groups and
+ * template variables, no pattern twice), so a fixture cannot hold one Zulip would refuse.
+ */
+function validateLinkifiers(fixture: Fixture, problems: { pointer: string; message: string }[]): void {
+  const linkifiers = fixture.realm.linkifiers ?? [];
+  const ids = new Set<number>();
+  linkifiers.forEach((l, i) => {
+    if (ids.has(l.id)) problems.push({ pointer: `/realm/linkifiers/${i}/id`, message: `duplicate linkifier id ${l.id}` });
+    ids.add(l.id);
+    const taken = linkifiers.slice(0, i).some((other) => other.pattern === l.pattern);
+    for (const [field, messages] of Object.entries(linkifierErrors(l.pattern, l.url_template, taken))) {
+      const pointer = field === '__all__' ? `/realm/linkifiers/${i}` : `/realm/linkifiers/${i}/${field}`;
+      for (const message of messages) problems.push({ pointer, message });
+    }
+  });
 }
 
 const GROUP_SETTING_KEYS = USER_GROUP_SETTINGS;

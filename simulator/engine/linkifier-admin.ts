@@ -9,7 +9,7 @@
 import { activeUserIds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Outcome } from './events.ts';
-import { checkPattern, templateVariables } from './linkifier-syntax.ts';
+import { linkifierErrors } from './linkifier-syntax.ts';
 import { nextId, type Realm } from './state.ts';
 
 export type LinkifierRecord = Realm['linkifiers'][number];
@@ -23,32 +23,10 @@ function linkifiersEvent(engine: Engine) {
   return effect({ type: 'realm_linkifiers', realm_linkifiers: linkifiersForApi(engine) }, activeUserIds(engine));
 }
 
-/**
- * RealmFilter.full_clean, its errors by field as Django collects them: the fields' own checks
- * (blank, URL template syntax), then the model's clean() (the pattern compiles; the template's
- * variables and the pattern's groups name each other), then uniqueness of the pattern in the
- * realm. Zulip answers the first message, with every one under `errors` (ValidationFailureError).
- */
+/** RealmFilter.full_clean (linkifierErrors); Zulip answers the first message, with every one under `errors`. */
 function validate(engine: Engine, pattern: string, urlTemplate: string, self: LinkifierRecord | undefined): void {
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-  if (pattern === '') add('pattern', 'This field cannot be blank.');
-  const variables = urlTemplate === '' ? null : templateVariables(urlTemplate);
-  if (urlTemplate === '') add('url_template', 'This field cannot be blank.');
-  else if (variables === null) add('url_template', 'Invalid URL template.');
-
-  const compiled = checkPattern(pattern);
-  if (!compiled.ok) add('__all__', `Bad regular expression: ${compiled.error}`);
-  else if (variables !== null) {
-    const groups = new Set(compiled.groups);
-    const missingInPattern = variables.filter((v) => !groups.has(v)).sort();
-    const missingInUrl = compiled.groups.filter((g) => !variables.includes(g)).sort();
-    if (missingInPattern.length > 0) add('__all__', `Group '${missingInPattern[0]}' in URL template is not present in linkifier pattern.`);
-    else if (missingInUrl.length > 0) add('__all__', `Group '${missingInUrl[0]}' in linkifier pattern is not present in URL template.`);
-  }
-  if (!errors.pattern && engine.state.realm.linkifiers.some((l) => l !== self && l.pattern === pattern)) {
-    add('__all__', 'Realm filter with this Realm and Pattern already exists.');
-  }
+  const taken = engine.state.realm.linkifiers.some((l) => l !== self && l.pattern === pattern);
+  const errors = linkifierErrors(pattern, urlTemplate, taken);
   const first = Object.values(errors)[0]?.[0];
   if (first !== undefined) throw ChatError.badRequest(first, { errors });
 }

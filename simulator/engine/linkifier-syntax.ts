@@ -1,10 +1,12 @@
 /**
  * What Zulip accepts as a linkifier: a pattern RE2 compiles (Zulip compiles it with the `re2`
  * module and reports RE2's own error text) and an RFC 6570 URL template as the `uri_template`
- * package parses it. Both are checked here without a regex engine: the renderer compiles the
- * pattern separately (linkifiers.ts), and a pattern RE2 accepts but JavaScript cannot run simply
- * links nothing there.
+ * package parses it. The pattern is checked in two steps: RE2's parser errors, with RE2's text
+ * (re2js, the engine the renderer runs, words its errors as Go does), then a compile with re2js
+ * for what RE2 refuses after parsing: nested counted repetitions over 1000 and programs too
+ * large for RE2's default memory budget.
  */
+import { RE2JS } from 're2js';
 
 export type PatternCheck = { ok: true; groups: string[] } | { ok: false; error: string };
 
@@ -42,12 +44,38 @@ const MAX_REPEAT = 1000;
  * look-around. Answers the named groups (Zulip's pattern.groupindex) or RE2's error text.
  */
 export function checkPattern(pattern: string): PatternCheck {
+  let groups: string[];
   try {
-    return { ok: true, groups: scan(pattern) };
+    groups = scan(pattern);
   } catch (error) {
     if (error instanceof Re2Error) return { ok: false, error: error.message };
     throw error;
   }
+  const compiled = compileCheck(pattern);
+  return compiled === null ? { ok: true, groups } : { ok: false, error: compiled };
+}
+
+/**
+ * RE2 gives its forward program two thirds of max_mem (8 MiB by default) and allows a quarter of
+ * that in 8-byte instructions. re2js counts instructions per code point where RE2 counts per
+ * UTF-8 byte, so this refuses the same large literal patterns and fewer large Unicode classes.
+ */
+export const MAX_PROGRAM_SIZE = Math.floor((((8 << 20) * 2) / 3) / 4 / 8);
+
+/**
+ * RE2's errors after parsing, or null. A pattern RE2 accepts but re2js cannot compile (`\C`,
+ * nesting deeper than 1000) is accepted here, as Zulip does, and links nothing.
+ */
+function compileCheck(pattern: string): string | null {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(pattern);
+  } catch (error) {
+    // RE2's repetition walker refuses nested counts whose product passes 1000, with the operator.
+    const repeat = /invalid repeat count: `(.*)`$/s.exec(error instanceof Error ? error.message : '');
+    return repeat ? `${RE2.repeatSize}: ${repeat[1]}` : null;
+  }
+  return compiled.programSize() > MAX_PROGRAM_SIZE ? 'pattern too large - compile failed' : null;
 }
 
 function scan(whole: string): string[] {
@@ -229,6 +257,33 @@ function escape(s: string[], i: number, inClass: boolean): number {
   }
   if (c.codePointAt(0)! < 0x80 && !WORD.test(c)) return i + 2;
   throw bad(i + 2);
+}
+
+/**
+ * RealmFilter.full_clean, its errors by field as Django collects them: the fields' own checks
+ * (blank, URL template syntax), then the model's clean() (the pattern compiles; the template's
+ * variables and the pattern's groups name each other), then uniqueness of the pattern in the
+ * realm (`taken`: another linkifier of the realm has this pattern). Empty when it is valid.
+ */
+export function linkifierErrors(pattern: string, urlTemplate: string, taken: boolean): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (pattern === '') add('pattern', 'This field cannot be blank.');
+  const variables = urlTemplate === '' ? null : templateVariables(urlTemplate);
+  if (urlTemplate === '') add('url_template', 'This field cannot be blank.');
+  else if (variables === null) add('url_template', 'Invalid URL template.');
+
+  const compiled = checkPattern(pattern);
+  if (!compiled.ok) add('__all__', `Bad regular expression: ${compiled.error}`);
+  else if (variables !== null) {
+    const groups = new Set(compiled.groups);
+    const missingInPattern = variables.filter((v) => !groups.has(v)).sort();
+    const missingInUrl = compiled.groups.filter((g) => !variables.includes(g)).sort();
+    if (missingInPattern.length > 0) add('__all__', `Group '${missingInPattern[0]}' in URL template is not present in linkifier pattern.`);
+    else if (missingInUrl.length > 0) add('__all__', `Group '${missingInUrl[0]}' in linkifier pattern is not present in URL template.`);
+  }
+  if (!errors.pattern && taken) add('__all__', 'Realm filter with this Realm and Pattern already exists.');
+  return errors;
 }
 
 // ---------------------------------------------------------------- URL templates

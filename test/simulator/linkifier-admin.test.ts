@@ -210,13 +210,33 @@ describe('changes reach the next message: no stale compiled pattern', () => {
     expect((await render(s, 'XYZ-12', 'XYZ-12')).content).toBe('<p>XYZ-12</p>');
   });
 
-  test('a pattern RE2 accepts but JavaScript refuses to run (100,000 characters) links nothing; messages still render', async () => {
+  test('a pattern of 100,000 characters is accepted and links; messages around it still render', async () => {
     const s = await emptySim();
-    expect((await add(s, 'x'.repeat(100_000), 'https://too-big.example/')).status).toBe(200);
+    expect((await add(s, 'x'.repeat(100_000), 'https://long.example/')).status).toBe(200);
     await add(s, 'ABC-(?P<id>[0-9]+)', 'https://a.example/{id}');
     const message = await render(s, 'xxx and ABC-12', 'ABC-7');
     expect(message.content).toBe('<p>xxx and <a href="https://a.example/12">ABC-12</a></p>');
     expect(message.topic_links).toEqual([{ text: 'ABC-7', url: 'https://a.example/7' }]);
+    expect((await render(s, `see ${'x'.repeat(100_000)}`.slice(0, 9_000))).content).not.toContain('long.example');
+  });
+
+  test('a pattern past RE2\'s program budget is refused as RE2 refuses it; one inside it is accepted', async () => {
+    const s = await emptySim();
+    const res = await add(s, 'x{1000}'.repeat(180), 'https://x.example/');
+    expect(res.body).toEqual({ ...error('BAD_REQUEST', 'Bad regular expression: pattern too large - compile failed'), errors: { __all__: ['Bad regular expression: pattern too large - compile failed'] } });
+    expect((await add(s, 'x{1000}'.repeat(170), 'https://x.example/')).status).toBe(200);
+  });
+
+  test('a catastrophic pattern for a backtracking engine renders a long message promptly (RE2 runs in linear time)', async () => {
+    const s = await emptySim();
+    expect((await add(s, '(?P<id>(a+)+)b', 'https://ab.example/{id}')).status).toBe(200);
+    const long = 'a'.repeat(9_000);
+    const message = await render(s, long, 'a'.repeat(60));
+    expect(message.content).toBe(`<p>${long}</p>`);
+    expect(message.topic_links).toEqual([]);
+    expect((await render(s, `${long.slice(0, 50)}b and aab`, 'aaab')).content).toBe(
+      `<p><a href="https://ab.example/${long.slice(0, 50)}">${long.slice(0, 50)}b</a> and <a href="https://ab.example/aa">aab</a></p>`,
+    );
   });
 
   test('a registered client gets realm_linkifiers (with linkifier_url_template) and its register state matches GET', async () => {
@@ -251,6 +271,9 @@ describe('pattern and template syntax (RE2 and uri_template rules)', () => {
     ['\\1', 'invalid escape sequence: \\1'],
     ['\\k', 'invalid escape sequence: \\k'],
     ['a{1001}', 'invalid repetition size: {1001}'],
+    ['(a{100}){100}', 'invalid repetition size: {100}'],
+    ['((a{10}){10}){11}', 'invalid repetition size: {11}'],
+    ['((a{10}){10}){10}', []],
     ['a\\', 'trailing \\'],
   ];
   test.each(patterns)('%s', (pattern, expected) => {

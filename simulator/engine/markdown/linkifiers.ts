@@ -1,7 +1,12 @@
-// Realm linkifiers, as Zulip applies them (zerver/lib/markdown/__init__.py): each pattern is a
-// Python-style regex with named groups, wrapped by prepare_linkifier_pattern so it only matches
-// after a start, a space or an opening delimiter and never runs into a following letter or
-// digit; the groups fill an RFC 6570 URL template. The same wrapped patterns give `topic_links`.
+// Realm linkifiers, as Zulip applies them (zerver/lib/markdown/__init__.py): each pattern is an
+// RE2 regex with named groups, wrapped by prepare_linkifier_pattern so it only matches after a
+// start, a space or an opening delimiter and never runs into a following letter or digit; the
+// groups fill an RFC 6570 URL template. The same wrapped patterns give `topic_links`.
+//
+// Patterns run on re2js, an RE2 engine: matching takes time linear in the text, whatever the
+// pattern (a backtracking engine hangs on `(a+)+b` against a line of `a`s), with RE2's meaning of
+// `\s`, `.` and the Unicode classes, as on Zulip's server.
+import { RE2JS } from 're2js';
 
 /** The part of linkify-it (markdown-it's link finder) that topic_links uses for raw URLs. */
 export interface LinkFinder {
@@ -13,9 +18,11 @@ export interface Linkifier {
   url_template: string;
 }
 
-/** A linkifier ready to run: the wrapped regex (null when the pattern is invalid: it matches nothing). */
+/** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
 interface Compiled {
-  re: RegExp | null;
+  re: RE2JS | null;
+  /** The user's group names, which fill the URL template. */
+  groups: string[];
   source: string;
   template: string;
 }
@@ -25,13 +32,9 @@ const BEFORE = 'linkifier_before_match';
 const OUTER = 'linkifier_actual_match';
 const AFTER = 'linkifier_after_match';
 
-/**
- * prepare_linkifier_pattern, in JavaScript syntax: `\pZ`/`\pL`/`\pN` need the `u` flag and
- * Python's `(?P<name>` becomes `(?<name>`. re2's `\s` is ASCII whitespace only.
- */
+/** prepare_linkifier_pattern: the pattern is RE2 syntax already; `\s` is ASCII whitespace in RE2. */
 function preparePattern(source: string): string {
-  const js = source.replace(/\(\?P</g, '(?<');
-  return `(?<${BEFORE}>^|[\\t\\n\\f\\r ]|\\u0085|\\p{Z}|['"(,:<])(?<${OUTER}>${js})(?<${AFTER}>$|[^\\p{L}\\p{N}])`;
+  return `(?P<${BEFORE}>^|\\s|\\x{85}|\\pZ|['"\\(,:<])(?P<${OUTER}>${source})(?P<${AFTER}>$|[^\\pL\\pN])`;
 }
 
 // Per linkifier object (the realm's list keeps its objects), so a render does no string work to find it.
@@ -40,14 +43,15 @@ const compiledCache = new WeakMap<Linkifier, Compiled>();
 function compile(linkifier: Linkifier): Compiled {
   let compiled = compiledCache.get(linkifier);
   if (!compiled || compiled.source !== linkifier.pattern || compiled.template !== linkifier.url_template) {
-    let re: RegExp | null;
+    let re: RE2JS | null;
     try {
-      re = new RegExp(preparePattern(linkifier.pattern), 'gu');
+      re = RE2JS.compile(preparePattern(linkifier.pattern));
     } catch {
-      // Zulip compiles an invalid pattern to one that matches nothing.
+      // Zulip compiles a pattern RE2 refuses to one that matches nothing.
       re = null;
     }
-    compiled = { re, source: linkifier.pattern, template: linkifier.url_template };
+    const groups = re ? Object.keys(re.namedGroups()).filter((g) => g !== BEFORE && g !== OUTER && g !== AFTER) : [];
+    compiled = { re, groups, source: linkifier.pattern, template: linkifier.url_template };
     compiledCache.set(linkifier, compiled);
   }
   return compiled;
@@ -109,37 +113,21 @@ export interface LinkifierMatch {
   url: string;
 }
 
-/**
- * The next match from `pos`, or null. JavaScript compiles a regex when it first runs, and may
- * refuse then one RE2 accepts ("Regular expression too large" for a 100,000-character pattern):
- * such a linkifier is dropped from the cache's compiled form and links nothing, like an invalid one.
- */
-function execAt(compiled: Compiled, text: string, pos: number): RegExpExecArray | null {
-  const re = compiled.re!;
-  re.lastIndex = pos;
-  try {
-    return re.exec(text);
-  } catch {
-    compiled.re = null;
-    return null;
-  }
-}
-
 /** Every non-overlapping match of one linkifier (a trailing delimiter may start the next match). */
 function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
-  if (!compiled.re) return [];
+  // Most text has no match: the match-anywhere test runs on re2js's DFA without captures.
+  if (!compiled.re || !compiled.re.test(text)) return [];
+  const matcher = compiled.re.matcher(text);
   const out: LinkifierMatch[] = [];
   let pos = 0;
-  while (pos < text.length && compiled.re) {
-    const m = execAt(compiled, text, pos);
-    if (!m) break;
-    const groups = m.groups!;
-    const before = groups[BEFORE]!;
-    const outer = groups[OUTER]!;
-    out.push({ index: m.index + before.length, text: outer, url: expandUrlTemplate(compiled.template, groups) });
+  while (pos < text.length && matcher.find(pos)) {
+    const values: Record<string, string | undefined> = {};
+    for (const name of compiled.groups) values[name] = matcher.group(name) ?? undefined;
+    out.push({ index: matcher.start(OUTER), text: matcher.group(OUTER)!, url: expandUrlTemplate(compiled.template, values) });
     // Zulip resumes before the AFTER group, so "#D12 #D13" links both.
-    const next = m.index + m[0].length - groups[AFTER]!.length;
-    pos = next > m.index ? next : m.index + 1;
+    const start = matcher.start();
+    const next = matcher.start(AFTER);
+    pos = next > start ? next : start + 1;
   }
   return out;
 }

@@ -83,9 +83,26 @@ describe('URL templates (RFC 6570) and invalid patterns', () => {
     expect(message.content).toBe(`<p><a href="${url.replace(/&/g, '&amp;')}">T:a/b&amp;c</a></p>`);
   });
 
-  test('an invalid pattern matches nothing, and the others still apply', async () => {
+  test('a fixture linkifier Zulip would refuse is refused at load, with Zulip\'s message and its place', () => {
+    expect(() =>
+      withLinkifiers([
+        { id: 1, pattern: '(?P<broken', url_template: 'https://x.example/{broken}' },
+        { id: 2, pattern: 'BUG-(?P<n>[0-9]+)', url_template: 'https://bugs.example/{m}' },
+        { id: 3, pattern: 'BUG-(?P<n>[0-9]+)', url_template: 'https://bugs.example/{n}' },
+      ]),
+    ).toThrow(
+      [
+        'Invalid fixture:',
+        '  /realm/linkifiers/0: Bad regular expression: invalid named capture group: (?P<broken',
+        "  /realm/linkifiers/1: Group 'm' in URL template is not present in linkifier pattern.",
+        '  /realm/linkifiers/2: Realm filter with this Realm and Pattern already exists.',
+      ].join('\n'),
+    );
+  });
+
+  test('a pattern RE2 accepts but re2js cannot compile (\\C, any byte) matches nothing, and the others still apply', async () => {
     const s = withLinkifiers([
-      { id: 1, pattern: '(?P<broken', url_template: 'https://x.example/{broken}' },
+      { id: 1, pattern: 'BUG\\C(?P<n>[0-9]+)', url_template: 'https://x.example/{n}' },
       { id: 2, pattern: 'BUG-(?P<n>[0-9]+)', url_template: 'https://bugs.example/{n}' },
     ]);
     const message = await sendAndRead(s, 'BUG-7', 'BUG-7');
