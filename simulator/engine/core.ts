@@ -41,6 +41,38 @@ export function getUserByEmail(engine: Engine, email: string): UserRecord | unde
 }
 
 /**
+ * An address held by a system bot stays the bot's: Zulip's lookups by email
+ * (get_user_including_cross_realm) answer the system bot first, and a realm user that shares its
+ * address (POST /users allows it: the bots are in another realm) is found by login paths only.
+ */
+export function indexEmail(state: State, email: string, userId: number): void {
+  const key = email.toLowerCase();
+  const holder = state.usersByEmail.get(key);
+  if (holder !== undefined && holder !== userId && state.users.get(holder)?.is_system_bot) return;
+  state.usersByEmail.set(key, userId);
+}
+
+/**
+ * The realm's own user (never a system bot) whose delivery email is `email`, case-insensitively:
+ * Zulip's get_user_by_delivery_email, what logins use. System bots live in another realm, so a
+ * realm user may share a system bot's address; the email index keeps the bot (see
+ * addUserToIndexes), and only then is the realm searched.
+ */
+export function getRealmUserByDeliveryEmail(engine: Engine, email: string): UserRecord | undefined {
+  const key = email.trim().toLowerCase();
+  const user = getUserByEmail(engine, key);
+  if (user && !user.is_system_bot) return user.delivery_email.toLowerCase() === key ? user : undefined;
+  if (!user) return undefined;
+  for (const u of engine.state.users.values()) if (!u.is_system_bot && u.delivery_email.toLowerCase() === key) return u;
+  return undefined;
+}
+
+/** Zulip's is_cross_realm_bot_email: the address of one of the server's system bots. */
+export function isSystemBotEmail(engine: Engine, email: string): boolean {
+  return getUserByEmail(engine, email)?.is_system_bot === true;
+}
+
+/**
  * Zulip's get_user / get_user_including_cross_realm: by the API `email` only (case-insensitive,
  * trimmed). What API lookups by email use (principals, DM recipients, narrow operands): a hidden
  * delivery address names nobody there, whoever asks. Login paths use the delivery email instead.

@@ -9,6 +9,7 @@ import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat
 import { storedContentType } from './attachments.ts';
 import { randomApiKey, type Deps } from './deps.ts';
 import { REALM_GROUP_SETTING_RULES } from './groups.ts';
+import { indexEmail } from './core.ts';
 import { linkifierErrors } from './linkifier-syntax.ts';
 import { renderDescription } from './render.ts';
 import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './system-groups.ts';
@@ -606,10 +607,12 @@ function loadUserGroups(state: State, fixture: Fixture, idOf: (email: string) =>
 
 export function addUserToIndexes(state: State, user: UserRecord): void {
   state.users.set(user.id, user);
-  state.usersByEmail.set(user.delivery_email.toLowerCase(), user.id);
-  state.usersByEmail.set(user.email.toLowerCase(), user.id);
+  indexEmail(state, user.delivery_email, user.id);
+  indexEmail(state, user.email, user.id);
   state.usersByApiKey.set(user.api_key, user.id);
 }
+
+
 
 export function addStreamToIndexes(state: State, stream: StreamRecord): void {
   state.streams.set(stream.id, stream);

@@ -4,7 +4,7 @@
  * sends (`user_settings` and its legacy twin to the user; what timezone and email visibility change
  * for everyone else).
  */
-import { activeUserIds, canSeeDeliveryEmail, isAdmin, userIdsWhoCanAccessUser, type Engine } from './core.ts';
+import { activeUserIds, canSeeDeliveryEmail, indexEmail, isAdmin, isSystemBotEmail, userIdsWhoCanAccessUser, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { presenceEnabledChanged } from './presence.ts';
@@ -85,6 +85,8 @@ export function changeSettings(
     const email = p.email.trim();
     if (realm.email_changes_disabled && !isAdmin(user)) throw ChatError.badRequest('Email address changes are disabled in this organization.');
     if (!isValidEmail(email)) throw ChatError.badRequest('Invalid address.');
+    // validate_email_not_already_in_realm, not verbose: system bots' addresses first.
+    if (isSystemBotEmail(engine, email)) throw ChatError.badRequest('Reserved for system bots.');
     if (userByDeliveryEmail(engine, email)) throw ChatError.badRequest('Already has an account.');
     newEmail = email;
   }
@@ -163,7 +165,7 @@ function storeSetting(engine: Engine, user: UserRecord, spec: SettingSpec, value
         const index = engine.state.usersByEmail;
         if (user.email.toLowerCase() !== user.delivery_email.toLowerCase()) index.delete(user.email.toLowerCase());
         user.email = apiEmail;
-        index.set(apiEmail.toLowerCase(), user.id);
+        indexEmail(engine.state, apiEmail, user.id);
       }
       return;
     }

@@ -5,7 +5,7 @@ import {
   activeUserIds,
   avatarUrl,
   canSeeDeliveryEmail,
-  getUserByEmail,
+  getRealmUserByDeliveryEmail,
   isAdmin,
   isOwner,
   nowSeconds,
@@ -238,8 +238,8 @@ export function accessUserByEmail(engine: Engine, viewer: UserRecord, email: str
   // Otherwise by the real address (delivery_email__iexact=email.strip()), among the users whose
   // visibility lets the viewer see it; a visible user's API email is that same address.
   const key = email.trim().toLowerCase();
-  const u = getUserByEmail(engine, key);
-  if (u && !u.is_system_bot && u.delivery_email.toLowerCase() === key && (u.email.toLowerCase() === key || canSeeDeliveryEmail(engine, viewer, u))) {
+  const u = getRealmUserByDeliveryEmail(engine, key);
+  if (u && (u.email.toLowerCase() === key || canSeeDeliveryEmail(engine, viewer, u))) {
     return u;
   }
   throw ChatError.badRequest('No such user');

@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { ChatError } from '../engine/errors.ts';
-import { getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/core.ts';
+import { getRealmUserByDeliveryEmail, getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 import type { Route } from './route.ts';
 
@@ -78,7 +78,12 @@ export function authenticate(
   const username = pieces[0]!.trim();
   const key = pieces[1]!.trim();
   if (!API_KEY.test(key)) throw ChatError.unauthorized('Malformed API key');
-  const user = getUserByEmail(engine, username);
+  let user = getUserByEmail(engine, username);
+  // A realm user may share a system bot's address (the index keeps the bot): its own key names it.
+  if (user?.is_system_bot) {
+    const own = getRealmUserByDeliveryEmail(engine, username);
+    if (own && secretsEqual(own.api_key, key)) user = own;
+  }
   // The key is compared whether or not the email names someone, and the answer is the same
   // `Invalid API key` whichever of the two is wrong.
   const keyMatches = secretsEqual(user?.api_key ?? STAND_IN_API_KEY, key);

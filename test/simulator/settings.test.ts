@@ -235,5 +235,8 @@ describe('PATCH /settings: name, password and email', () => {
     const t = sim();
     expect((await change(t, { email: 'not an email' })).body).toEqual(error('Invalid address.'));
     expect((await change(t, { email: 'IAGO@zulip.com' })).body).toEqual(error('Already has an account.'));
+    // A system bot's address is reserved (checked before the realm's own users).
+    expect((await change(t, { email: 'Notification-Bot@zulip.com' })).body).toEqual(error('Reserved for system bots.'));
+    expect((await change(t, { email: 'welcome-bot@zulip.com' })).body).toEqual(error('Reserved for system bots.'));
   });
 });

@@ -138,6 +138,24 @@ describe('POST /users', () => {
     expect((await create(s, { ...NEW_USER, password: 'short' })).body).toEqual(error('The password is too weak.'));
   });
 
+  it("takes a system bot's address as Zulip does (the bots live in another realm), without taking the bot's place", async () => {
+    const s = sim();
+    const bot = [...s.engine.state.users.values()].find((u) => u.is_system_bot && u.delivery_email === 'notification-bot@zulip.com')!;
+    const res = await create(s, { ...NEW_USER, email: 'notification-bot@zulip.com', full_name: 'Not A Bot' });
+    expect(res.body).toEqual({ result: 'success', msg: '', user_id: 19 });
+    // The new account logs in with its address and password, and its key authenticates it.
+    const login = await s.request({ method: 'POST', path: '/api/v1/fetch_api_key', body: { username: 'notification-bot@zulip.com', password: NEW_USER.password } });
+    expect(login.body).toMatchObject({ result: 'success', user_id: 19, email: 'notification-bot@zulip.com' });
+    expect((await s.request({ method: 'GET', path: '/api/v1/users/me', as: 19 })).body).toMatchObject({ user_id: 19, full_name: 'Not A Bot' });
+    // The address still names the system bot wherever Zulip looks users up by email.
+    const sent = await s.request({ method: 'POST', path: '/api/v1/messages', as: ID.hamlet, body: { type: 'direct', to: '["notification-bot@zulip.com"]', content: 'hi' } });
+    expect(sent.status).toBe(200);
+    const read = await s.request({ method: 'GET', path: `/api/v1/messages/${sent.body.id}`, as: ID.hamlet });
+    expect((read.body.message.display_recipient as { id: number }[]).map((r) => r.id).sort((a, b) => a - b)).toEqual([ID.hamlet, bot.id].sort((a, b) => a - b));
+    // A second realm account with that address is refused as any taken address is.
+    expect((await create(s, { ...NEW_USER, email: 'Notification-Bot@zulip.com' })).body).toEqual(error("Email 'Notification-Bot@zulip.com' already in use"));
+  });
+
   it("reports old clients' short_name as ignored", async () => {
     const s = sim();
     const res = await create(s, { ...NEW_USER, short_name: 'newbie' });

@@ -1,6 +1,6 @@
 /** Login endpoints (reference §2): password, JWT and the development-server helpers. */
 import { jwtVerify, errors as joseErrors } from 'jose';
-import { getUserByEmail, type Engine } from '../../engine/core.ts';
+import { getRealmUserByDeliveryEmail, type Engine } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';
@@ -26,8 +26,7 @@ function loginUser(engine: Engine, user: UserRecord | undefined): UserRecord {
 
 /** Login by delivery email only (Zulip's backends look users up by their real address). */
 function userByDeliveryEmail(engine: Engine, email: string): UserRecord | undefined {
-  const user = getUserByEmail(engine, email);
-  return user && user.delivery_email.toLowerCase() === email.trim().toLowerCase() ? user : undefined;
+  return getRealmUserByDeliveryEmail(engine, email);
 }
 
 const routes: Route[] = [
