@@ -13,6 +13,7 @@ import {
   checkSendMessage,
   checkTopicCharacters,
   checkTopicsPolicy,
+  checkUserGroupMentions,
   checkWildcardMentions,
   defaultReadBySender,
   doSendMessage,
@@ -123,6 +124,7 @@ function checkAsSend(engine: Engine, sender: UserRecord, type: StoredType, to: n
     const participants = rendered.wildcards.has('topic') ? topicParticipants(engine, stream.id, checkedTopic) : undefined;
     checkWildcardMentions(engine, sender, stream, rendered, participants);
   }
+  checkUserGroupMentions(engine, sender, rendered);
   return { checked, renderedContent: rendered.html };
 }
 

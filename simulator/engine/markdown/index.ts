@@ -49,6 +49,8 @@ export interface RenderResult {
   mentionedUserIds: Set<number>;
   /** Non-silent wildcard mentions found (`all`, `everyone`, `channel`, `stream` → 'stream'). */
   wildcards: Set<WildcardKind>;
+  /** Groups mentioned with a non-silent mention (their can_mention_group is checked on send). */
+  mentionedGroupIds: Set<number>;
   mentionedChannelIds: Set<number>;
   hasLink: boolean;
   hasImage: boolean;
@@ -59,6 +61,7 @@ interface Found {
   ctx: RenderContext;
   mentionedUserIds: Set<number>;
   wildcards: Set<WildcardKind>;
+  mentionedGroupIds: Set<number>;
   mentionedChannelIds: Set<number>;
 }
 
@@ -111,7 +114,10 @@ function mentionRule(state: StateInline, silent: boolean): boolean {
     if (!g) return false;
     const isSilent = group[1] === '_';
     if (!silent) {
-      if (!isSilent) for (const id of g.memberIds) env.mentionedUserIds.add(id);
+      if (!isSilent) {
+        for (const id of g.memberIds) env.mentionedUserIds.add(id);
+        env.mentionedGroupIds.add(g.id);
+      }
       const cls = isSilent ? 'user-group-mention silent' : 'user-group-mention';
       pushHtml(state, `<span class="${cls}" data-user-group-id="${g.id}">${isSilent ? '' : '@'}${escapeText(g.name)}</span>`);
     }
@@ -396,6 +402,7 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
       html: `<p>${escapeText(content.replace(/ +$/, ''))}</p>`,
       mentionedUserIds: new Set(),
       wildcards: new Set(),
+      mentionedGroupIds: new Set(),
       mentionedChannelIds: new Set(),
       hasLink: false,
       hasImage: false,
@@ -406,6 +413,7 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
     ctx,
     mentionedUserIds: new Set(),
     wildcards: new Set(),
+    mentionedGroupIds: new Set(),
     mentionedChannelIds: new Set(),
   };
   const html = renderer.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
@@ -413,6 +421,7 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
     html,
     mentionedUserIds: env.mentionedUserIds,
     wildcards: env.wildcards,
+    mentionedGroupIds: env.mentionedGroupIds,
     mentionedChannelIds: env.mentionedChannelIds,
     hasLink: /<a [^>]*href="(?!\/#narrow)/.test(html),
     // Zulip previews linked images; without previews, a link to an image file is what has:image finds.

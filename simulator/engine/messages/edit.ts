@@ -31,6 +31,7 @@ import {
 } from './permissions.ts';
 import {
   checkTopicCharacters,
+  checkUserGroupMentions,
   checkWildcardMentions,
   effectiveTopicsPolicy,
   emptyTopicNotAllowed,
@@ -263,6 +264,7 @@ export function checkUpdateMessage(engine: Engine, actor: UserRecord, messageId:
       const participants = checked.rendered.wildcards.has('topic') ? topicParticipants(engine, origStream.id, message.topic) : undefined;
       checkWildcardMentions(engine, sender, origStream, checked.rendered, participants);
     }
+    checkUserGroupMentions(engine, sender, checked.rendered);
   }
 
   if (checked.streamEdited) {

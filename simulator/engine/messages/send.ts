@@ -414,6 +414,25 @@ export function checkWildcardMentions(
   }
 }
 
+/**
+ * check_user_group_mention_allowed: each group mentioned (silent mentions do not count) whose
+ * can_mention_group is not role:everyone needs the sender in that setting; a system bot may
+ * mention only groups anyone may mention. Checked after the wildcard mentions, in group id order.
+ */
+export function checkUserGroupMentions(engine: Engine, sender: UserRecord, rendered: RenderResult): void {
+  if (rendered.mentionedGroupIds.size === 0) return;
+  const everyone = engine.state.realm.system_groups['role:everyone'];
+  for (const id of [...rendered.mentionedGroupIds].sort((a, b) => a - b)) {
+    const group = engine.state.userGroups.get(id);
+    if (!group) continue;
+    const setting = group.settings.can_mention_group;
+    if (setting === everyone) continue;
+    if (sender.is_system_bot || !isUserInGroupSetting(engine, sender.id, setting)) {
+      throw ChatError.badRequest(`You are not allowed to mention user group '${group.name}'.`);
+    }
+  }
+}
+
 export function renderFor(engine: Engine, sender: UserRecord | undefined, content: string): RenderResult {
   return renderMarkdown(content, messageRenderContext(engine, sender));
 }
@@ -426,6 +445,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     if (rendered.wildcards.has('topic')) participants = topicParticipants(engine, addressee.stream.id, addressee.topic);
     checkWildcardMentions(engine, sender, addressee.stream, rendered, participants);
   }
+  checkUserGroupMentions(engine, sender, rendered);
   const id = nextId(engine.state, 'message');
 
   let recipientUserIds: number[];
