@@ -112,6 +112,13 @@ export interface SimulatorOptions {
    * rules replacing some domains, e.g. `{ api_by_user: [[60, 5]] }`. Default off.
    */
   rateLimit?: RateLimitConfig;
+  /**
+   * The realm's URL, e.g. `http://localhost:9991`: `realm_url`/`realm_uri` in /server_settings and
+   * /register, and every link the server builds (invitations, moved-message notices, logos).
+   * Default: the fixture's (`http://zulip.testserver` for the dev realm). It outlives reset() and
+   * restore(): it is where the server is, not part of its state.
+   */
+  realmUrl?: string;
 }
 
 export interface ResetOptions {
@@ -187,6 +194,8 @@ export interface Simulator extends Controls {
   readonly clock: SimulatorClock;
   /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
   listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;
+  /** Use this realm URL from now on (see SimulatorOptions.realmUrl), e.g. the address listen() got. */
+  setRealmUrl(url: string): void;
   /** The raw dispatcher (what the HTTP server calls): the control API and the chat API. */
   handle: Handle;
   /**
@@ -214,6 +223,21 @@ export function loadFixtureFile(file: string): Fixture {
     throw new FixtureError([{ pointer: '', message: `cannot read JSON: ${(error as Error).message}` }], file);
   }
   return validateFixture(data, file);
+}
+
+/** An http(s) origin, as Zulip's realm_url is (no path, no trailing slash); throws otherwise. */
+export function checkRealmUrl(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const origin = parsed && /^https?:$/.test(parsed.protocol) ? parsed.origin : 'null';
+  if (!parsed || origin === 'null' || url.replace(/\/+$/, '').toLowerCase() !== origin.toLowerCase()) {
+    throw new TypeError(`realmUrl must be an http(s) address without a path, like http://localhost:9991; got ${JSON.stringify(url)}`);
+  }
+  return origin;
 }
 
 function defaultClock(fixture: Fixture): Clock {
@@ -281,8 +305,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     ...(options.realTimeTickMs !== undefined ? { tickMs: options.realTimeTickMs } : {}),
   });
   const baseClock = (from: Fixture): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(from));
+  let realmUrl = options.realmUrl === undefined ? undefined : checkRealmUrl(options.realmUrl);
+  const withRealmUrl = (next: Engine): Engine => {
+    if (realmUrl !== undefined) next.state.realm.url = realmUrl;
+    return next;
+  };
   const build = (from: Fixture = fixture): Engine =>
-    createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), immutable: checked.has(from), observeEvents });
+    withRealmUrl(createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), immutable: checked.has(from), observeEvents }));
   engine = build();
   if (options.realTime) clock.followRealTime(true);
   const replaceEngine = (next: Engine): void => {
@@ -350,7 +379,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     restore(snapshot) {
       // The time source goes on as it was (the real clock, a test's clock); the snapshot's present
       // is reached if the source is behind it.
-      replaceEngine(engineFromSnapshot(snapshot, engine.state, { clock: engine.deps.clock.source, seed, observeEvents }));
+      replaceEngine(withRealmUrl(engineFromSnapshot(snapshot, engine.state, { clock: engine.deps.clock.source, seed, observeEvents })));
     },
     reset(resetOptions = {}) {
       const given = resetOptions.fixture;
@@ -381,6 +410,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     listen(port = 0, host = '127.0.0.1', httpOptions = {}) {
       return listenHttp(simulator.handle, port, host, httpOptions);
+    },
+    setRealmUrl(url) {
+      realmUrl = checkRealmUrl(url);
+      withRealmUrl(engine);
     },
   };
   const access = { allowRemoteControl: options.allowRemoteControl === true };

@@ -5,7 +5,7 @@
  * long-polls answer), exit code 0.
  */
 import path from 'node:path';
-import { DEFAULT_SEED, FixtureError } from '../../simulator/index.ts';
+import { checkRealmUrl, DEFAULT_SEED, FixtureError } from '../../simulator/index.ts';
 import { parseCli, portOf, positiveOf, usageError } from './args.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './shutdown.ts';
 import { startSimulatorServer } from './simulator-server.ts';
@@ -23,7 +23,7 @@ export interface SimulatorCommand {
 
 function usage({ invocation, seedSharedWith }: SimulatorCommand): string {
   const seedNote = seedSharedWith ? `, as ${seedSharedWith}` : '';
-  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--state FILE] [limits]
+  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -37,6 +37,8 @@ and API key.
                   journal) for clients on other machines too (default: this machine only)
   --rate-limit    rate limiting as Zulip does it: 200 calls a minute per user, X-RateLimit-*
                   headers, 429 RATE_LIMIT_HIT (default off)
+  --realm-url URL the realm's URL, as realm_url and in the links the server builds
+                  (default: the address being served, http://H:N)
   --state FILE    keep the state in FILE: loaded at start if it exists, saved atomically
                   every interval and on shutdown (a file that is not a state this
                   simulator can restore is refused, and left as it is)
@@ -63,6 +65,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     fixture: { type: 'string' },
     'allow-remote-control': { type: 'boolean', default: false },
     'rate-limit': { type: 'boolean', default: false },
+    'realm-url': { type: 'string' },
     state: { type: 'string' },
     'state-interval': { type: 'string' },
     'max-body-mib': { type: 'string' },
@@ -89,6 +92,15 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
   if (values['state-interval'] !== undefined && stateFile === undefined) usageError('--state-interval goes with --state FILE', USAGE);
   const stateIntervalMs = ms('--state-interval', values['state-interval']) ?? DEFAULT_STATE_INTERVAL_S * 1000;
 
+  const realmUrl = values['realm-url'];
+  if (realmUrl !== undefined) {
+    try {
+      checkRealmUrl(realmUrl);
+    } catch {
+      usageError(`--realm-url must be an http(s) address without a path, like http://localhost:9991, got "${realmUrl}"`, USAGE);
+    }
+  }
+
   try {
     let keeper: StateKeeper | undefined;
     const server = await startSimulatorServer({
@@ -98,6 +110,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       ...(values.fixture ? { fixturePath: path.resolve(values.fixture) } : {}),
       allowRemoteControl: values['allow-remote-control'],
       ...(values['rate-limit'] ? { rateLimit: true } : {}),
+      ...(realmUrl !== undefined ? { realmUrl } : {}),
       // Before the port opens: no request sees the fixture's state when a file holds another.
       beforeListen: (simulator) => {
         if (stateFile === undefined) return;

@@ -20,6 +20,8 @@ export interface SimulatorServerOptions {
   allowRemoteControl?: boolean;
   /** Zulip's rate limiting (default off). */
   rateLimit?: RateLimitConfig;
+  /** The realm's URL (realm_url and the links the server builds). Default: the address being served. */
+  realmUrl?: string;
   /** Called with the simulator before the port opens (the --state file is loaded there). */
   beforeListen?: (simulator: Simulator) => void;
 }
@@ -33,9 +35,12 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     ...(options.clock ? { clock: options.clock } : { realTime: true }),
     allowRemoteControl: options.allowRemoteControl ?? false,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.realmUrl !== undefined ? { realmUrl: options.realmUrl } : {}),
   });
   options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
+  // Clients build links from realm_url: by default it is where they reach this server.
+  if (options.realmUrl === undefined) simulator.setRealmUrl(server.url.replace(/\/api\/v1$/, ''));
   if (options.print ?? true) {
     const lines = [`Chat simulator listening: ${server.url}`];
     // The live page answers loopback clients only (unless remote control is allowed).

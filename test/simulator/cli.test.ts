@@ -20,6 +20,50 @@ describe('startSimulatorServer', () => {
   });
 });
 
+describe('the realm URL', () => {
+  const settingsOf = async (url: string) => (await (await fetch(`${url}/server_settings`)).json()) as Record<string, unknown>;
+
+  it('is the address being served by default, in /server_settings, /register and the links the server builds', async () => {
+    const server = await startSimulatorServer({ port: 0, seed: 1, print: false });
+    try {
+      const origin = server.url.replace(/\/api\/v1$/, '');
+      expect(await settingsOf(server.url)).toMatchObject({ realm_url: origin, realm_uri: origin });
+      const iago = server.simulator.engine.state.users.get(11)!;
+      const auth = `Basic ${Buffer.from(`${iago.delivery_email}:${iago.api_key}`).toString('base64')}`;
+      const register = await (await fetch(`${server.url}/register`, { method: 'POST', headers: { authorization: auth }, body: new URLSearchParams({ fetch_event_types: '["realm"]' }) })).json() as Record<string, unknown>;
+      expect(register).toMatchObject({ realm_url: origin, realm_uri: origin });
+      const invite = await (await fetch(`${server.url}/invites/multiuse`, { method: 'POST', headers: { authorization: auth }, body: new URLSearchParams({}) })).json() as { invite_link: string };
+      expect(invite.invite_link).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/join/[a-z0-9]{24}/$`));
+      // A reset keeps it: it is where the server is, not part of the state.
+      server.simulator.reset();
+      expect(await settingsOf(server.url)).toMatchObject({ realm_url: origin });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--realm-url / createSimulator({ realmUrl }) set it; it survives reset and restore; others keep the fixture\'s', async () => {
+    const server = await startSimulatorServer({ port: 0, seed: 1, print: false, realmUrl: 'https://chat.example.com/' });
+    try {
+      expect(await settingsOf(server.url)).toMatchObject({ realm_url: 'https://chat.example.com', realm_uri: 'https://chat.example.com' });
+    } finally {
+      await server.close();
+    }
+    const s = createSimulator({ realmUrl: 'http://localhost:9991' });
+    const plain = createSimulator();
+    expect(s.engine.state.realm.url).toBe('http://localhost:9991');
+    expect(plain.engine.state.realm.url).toBe('http://zulip.testserver');
+    s.restore(plain.snapshot());
+    expect(s.engine.state.realm.url).toBe('http://localhost:9991');
+    s.reset();
+    expect(s.engine.state.realm.url).toBe('http://localhost:9991');
+    expect(createSimulator().engine.state.realm.url).toBe('http://zulip.testserver');
+    for (const bad of ['localhost:9991', 'ftp://x.example', 'http://x.example/chat', 'not a url']) {
+      expect(() => createSimulator({ realmUrl: bad }), bad).toThrow(/realmUrl must be an http\(s\) address without a path/);
+    }
+  });
+});
+
 describe('the start-up banner', () => {
   const banner = async (host: string): Promise<string> => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -57,6 +101,9 @@ describe('npm run simulator -- --help', () => {
     const port = await run(['--port', '70000']);
     expect(port.code).toBe(2);
     expect(port.stderr).toContain('--port must be an integer between 0 and 65535');
+    const realmUrl = await run(['--realm-url', 'example.com']);
+    expect(realmUrl.code).toBe(2);
+    expect(realmUrl.stderr).toContain('--realm-url must be an http(s) address without a path');
     const limit = await run(['--max-body-mib', '0']);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('--max-body-mib must be a positive number, got "0"');
