@@ -90,10 +90,15 @@ export function encode(value: unknown): Json {
     const wrapped = '$' in v;
     const base = wrapped ? `${at}/value` : at;
     const out: { [key: string]: Json } = {};
-    for (const [k, item] of Object.entries(v)) out[k] = walk(item, `${base}/${token(k)}`);
+    for (const [k, item] of Object.entries(v)) setOwn(out, k, walk(item, `${base}/${token(k)}`));
     return wrapped ? { $: 'object', value: out } : out;
   };
   return walk(value, '');
+}
+
+/** An own data property, whatever the key: `out[k] = …` with `__proto__` would set the prototype instead. */
+function setOwn(out: object, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 export function decode(json: unknown): unknown {
@@ -153,7 +158,7 @@ export function decode(json: unknown): unknown {
   };
   const fillObject = (out: Record<string, unknown>, from: Record<string, unknown>, at: string, base: string): Record<string, unknown> => {
     placed.set(at, out);
-    for (const [k, item] of Object.entries(from)) out[k] = walk(item, `${base}/${token(k)}`);
+    for (const [k, item] of Object.entries(from)) setOwn(out, k, walk(item, `${base}/${token(k)}`));
     return out;
   };
   return walk(json, '');
