@@ -160,6 +160,11 @@ export function presenceEnabledChanged(engine: Engine, user: UserRecord): Effect
  * (when given) and, without a positive one, who connected within the history limit; with the
  * highest update ID returned (the one sent when nothing is new, -1 without one). Ascending user IDs.
  */
+export function realmPresence(
+  engine: Engine,
+  query: PresenceQuery & { slim: false },
+): { presences: Record<string, Legacy>; server_timestamp: number; presence_last_update_id: number };
+export function realmPresence(engine: Engine, query: PresenceQuery): { presences: Record<string, Presence>; server_timestamp: number; presence_last_update_id: number };
 export function realmPresence(engine: Engine, query: PresenceQuery): { presences: Record<string, Presence>; server_timestamp: number; presence_last_update_id: number } {
   const now = engine.deps.clock.now();
   const days = query.historyLimitDays ?? DEFAULT_PRESENCE_HISTORY_LIMIT_DAYS;
