@@ -22,8 +22,9 @@ export interface LoadOptions {
 }
 
 export interface LoadRun {
-  /** Successful (2xx) requests per second. */
+  /** Successful (2xx) requests per second, and how many there were. */
   rps: number;
+  requests: number;
   /** Latency of 2xx answers, ms (autocannon's histogram: whole milliseconds). */
   p50: number;
   p99: number;
@@ -72,6 +73,7 @@ export async function measureLoad(server: ChildServer<{ port: number }>, request
   const rps = ok / (wallMs / 1000);
   return {
     rps,
+    requests: ok,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,

@@ -2,7 +2,8 @@
  * The real-time clients of `npm run bench:sim`, in a process of their own: event queues registered
  * through POST /register, each holding a GET /events long-poll and polling again as soon as it is
  * answered, as Zulip's clients do. The `probe` sends messages one at a time and times each from
- * the moment it is sent to the moment each queue that should get it has it.
+ * the moment it is sent to the moment each queue that should get it has it. `received` counts the
+ * answers and the message events in them (under load one answer may carry several messages).
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +32,11 @@ export interface ProbeResult {
   sendP50: number;
 }
 
+export interface Received {
+  answers: number;
+  messageEvents: number;
+}
+
 const basic = (a: Account): string => `Basic ${Buffer.from(`${a.email}:${a.apiKey}`).toString('base64')}`;
 
 export async function runPoller(port: number): Promise<void> {
@@ -40,6 +46,8 @@ export async function runPoller(port: number): Promise<void> {
   /** Called with each message event's arrival time (the probe listens). */
   let onMessage: ((at: number) => void) | null = null;
   let failures = 0;
+  /** GET /events answers received, and the message events they carried. */
+  const received: Received = { answers: 0, messageEvents: 0 };
 
   function call(method: string, path: string, auth: string, form?: Record<string, string>): Promise<{ status: number; body: any }> {
     const body = form ? new URLSearchParams(form).toString() : undefined;
@@ -81,9 +89,12 @@ export async function runPoller(port: number): Promise<void> {
         failures++;
         return;
       }
+      received.answers++;
       for (const event of res.body.events as { id: number; type: string }[]) {
         q.lastEventId = Math.max(q.lastEventId, event.id);
-        if (event.type === 'message') onMessage?.(at);
+        if (event.type !== 'message') continue;
+        received.messageEvents++;
+        onMessage?.(at);
       }
     }
   }
@@ -142,6 +153,7 @@ export async function runPoller(port: number): Promise<void> {
         return { deliveries, sends, p50: percentile(deliveries, 50), p99: percentile(deliveries, 99), sendP50: median(sends) } satisfies ProbeResult;
       },
       failures: () => failures,
+      received: () => ({ ...received }),
     },
   );
 }

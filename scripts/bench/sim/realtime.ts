@@ -12,7 +12,7 @@ import { alternate, measureLoad, type LoadRun } from '../harness/load.ts';
 import { startChild, type ChildServer } from '../harness/processes.ts';
 import { median } from '../harness/stats.ts';
 import { startSimulator, type BenchContext, type SimChild } from './context.ts';
-import type { ProbeResult } from './poller.ts';
+import type { ProbeResult, Received } from './poller.ts';
 import { BENCH_CHANNEL, type SimInfo } from './simulator-child.ts';
 import { requestAs } from './throughput.ts';
 
@@ -28,6 +28,8 @@ export interface LatencyResult {
   p50: number;
   p99: number;
   sendP50: number;
+  /** Server CPU per probe message, µs: its send, its deliveries and the polls renewed after them. */
+  serverUsPerMessage: number;
 }
 
 export interface QueuesResult {
@@ -46,7 +48,13 @@ export interface QueuesResult {
   receivingRatio: number;
   withoutQueues: SendSide;
   idleQueues: SendSide;
-  receivingQueues: SendSide & { pollerCpu: number };
+  receivingQueues: SendSide & {
+    pollerCpu: number;
+    /** GET /events answers per send (one answer may carry several messages when polls lag). */
+    answersPerSend: number;
+    /** Server CPU each of those answers added (its renewed poll included), µs: beside the idle side. */
+    usPerAnswer: number;
+  };
   latency: LatencyResult;
   errors: number;
 }
@@ -77,8 +85,10 @@ async function waitParked(sim: SimChild, count: number): Promise<void> {
   throw new Error(`fewer than ${count} polls parked after 5 s`);
 }
 
-async function probe(ctx: BenchContext, poller: Poller, info: SimInfo, name: string, title: string, queues: number): Promise<LatencyResult> {
-  const result = await poller.call<ProbeResult>('probe', { sender: account(info, SENDER), channel: BENCH_CHANNEL, messages: ctx.probes, expect: 10 });
+async function probe(ctx: BenchContext, poller: Poller, sim: SimChild, name: string, title: string, queues: number): Promise<LatencyResult> {
+  const cpuBefore = await sim.cpuMs();
+  const result = await poller.call<ProbeResult>('probe', { sender: account(sim.info, SENDER), channel: BENCH_CHANNEL, messages: ctx.probes, expect: 10 });
+  const cpuMs = (await sim.cpuMs()) - cpuBefore;
   return {
     kind: 'latency',
     name,
@@ -89,6 +99,7 @@ async function probe(ctx: BenchContext, poller: Poller, info: SimInfo, name: str
     p50: result.p50,
     p99: result.p99,
     sendP50: result.sendP50,
+    serverUsPerMessage: (cpuMs * 1000) / ctx.probes,
   };
 }
 
@@ -99,7 +110,7 @@ export async function runLatencyCase(ctx: BenchContext): Promise<LatencyResult> 
     await poller.call('register', { accounts: sim.info.extraUsers.map((e) => account(sim.info, e)), count: 10 });
     await poller.call('park');
     await waitParked(sim, 10);
-    return await probe(ctx, poller, sim.info, 'events-latency', `GET /events delivery, 10 polls (send → each poll answered)`, 10);
+    return await probe(ctx, poller, sim, 'events-latency', `GET /events delivery, 10 polls (send → each poll answered)`, 10);
   } finally {
     await poller.stop();
     await sim.stop();
@@ -134,10 +145,15 @@ export async function runQueuesCase(ctx: BenchContext): Promise<QueuesResult> {
     const warmUp = { ...ctx.load, seconds: 1 };
     for (const side of Object.values(sides)) await measureLoad(side.sim, side.request, warmUp);
     const pollerCpu: number[] = [];
+    const answersPerSend: number[] = [];
     const runs = await alternate(['without', 'idle', 'receiving'] as const, ctx.rounds, async (name) => {
       const before = await poller.cpuMs();
+      const receivedBefore = await poller.call<Received>('received');
       const run = await measureLoad(sides[name].sim, sides[name].request, ctx.load);
-      if (name === 'receiving') pollerCpu.push(((await poller.cpuMs()) - before) / (ctx.load.seconds * 1000));
+      if (name === 'receiving') {
+        pollerCpu.push(((await poller.cpuMs()) - before) / (ctx.load.seconds * 1000));
+        answersPerSend.push(((await poller.call<Received>('received')).answers - receivedBefore.answers) / run.requests);
+      }
       return run;
     });
     const ratiosOf = (rs: LoadRun[]): number[] => rs.map((r, i) => r.rps / runs.without[i]!.rps);
@@ -149,7 +165,7 @@ export async function runQueuesCase(ctx: BenchContext): Promise<QueuesResult> {
     });
     const { parked: stillParked } = await sims.with.call<{ parked: number }>('queues');
     if (stillParked < n) ctx.log(`  note: ${n - stillParked} polls were not parked after the load (answered and not yet back)`);
-    const latency = await probe(ctx, poller, sims.with.info, `${name}-latency`, `GET /events delivery among ${n} parked polls`, n);
+    const latency = await probe(ctx, poller, sims.with, `${name}-latency`, `GET /events delivery among ${n} parked polls`, n);
     const failures = await poller.call<number>('failures');
     const ratios = ratiosOf(runs.idle);
     const receivingRatios = ratiosOf(runs.receiving);
@@ -166,7 +182,12 @@ export async function runQueuesCase(ctx: BenchContext): Promise<QueuesResult> {
       receivingRatio: median(receivingRatios),
       withoutQueues: side(runs.without),
       idleQueues: side(runs.idle),
-      receivingQueues: { ...side(runs.receiving), pollerCpu: median(pollerCpu) },
+      receivingQueues: {
+        ...side(runs.receiving),
+        pollerCpu: median(pollerCpu),
+        answersPerSend: median(answersPerSend),
+        usPerAnswer: (side(runs.receiving).usPerRequest - side(runs.idle).usPerRequest) / median(answersPerSend),
+      },
       latency,
       errors: failures + [...runs.without, ...runs.idle, ...runs.receiving].reduce((k, r) => k + r.errors + r.non2xx, 0),
     };

@@ -43,14 +43,18 @@ export function describeResult(r: CaseResult): string[] {
       ];
     }
     case 'latency':
-      return [`${r.title}: p50 ${ms(r.p50)}, p99 ${ms(r.p99)} over ${r.deliveries} deliveries of ${r.messages} messages; POST /messages p50 ${ms(r.sendP50)}`];
+      return [
+        `${r.title}: p50 ${ms(r.p50)}, p99 ${ms(r.p99)} over ${r.deliveries} deliveries of ${r.messages} messages; POST /messages p50 ${ms(r.sendP50)}; ` +
+          `server CPU per message ${r.serverUsPerMessage.toFixed(0)} µs (its send, its deliveries, the polls renewed)`,
+      ];
     case 'queues':
       return [
         `${r.title}: ${bytes(r.bytesPerQueue)} per queue, ${bytes(r.bytesPerParkedPoll)} more per parked poll`,
         `  POST /messages without queues ${kilo(r.withoutQueues.rps)} req/s; with them open ${kilo(r.idleQueues.rps)} → ${times(r.ratio)} (rounds ${r.ratios.map((x) => x.toFixed(2)).join(' ')}); ` +
           `with ten of them receiving ${kilo(r.receivingQueues.rps)} → ${times(r.receivingRatio)} (rounds ${r.receivingRatios.map((x) => x.toFixed(2)).join(' ')}, pollers' CPU ${pct(r.receivingQueues.pollerCpu)})${r.errors ? `; ${r.errors} ERRORS` : ''}`,
-        `  CPU per send: ${r.withoutQueues.usPerRequest.toFixed(0)} µs without queues, ${r.idleQueues.usPerRequest.toFixed(0)} with them open, ${r.receivingQueues.usPerRequest.toFixed(0)} with ten receiving (their polls included)`,
-        `  delivery among ${r.queues} parked polls: p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${r.latency.deliveries} deliveries)`,
+        `  CPU per send: ${r.withoutQueues.usPerRequest.toFixed(0)} µs without queues, ${r.idleQueues.usPerRequest.toFixed(0)} with them open, ${r.receivingQueues.usPerRequest.toFixed(0)} with ten receiving (their polls included: ` +
+          `${r.receivingQueues.answersPerSend.toFixed(1)} GET /events answers per send, ${r.receivingQueues.usPerAnswer.toFixed(0)} µs each with its renewed poll)`,
+        `  delivery among ${r.queues} parked polls: p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${r.latency.deliveries} deliveries); server CPU per message ${r.latency.serverUsPerMessage.toFixed(0)} µs (its send, ten deliveries, ten polls renewed)`,
       ];
     case 'memory':
       return [
