@@ -5,7 +5,7 @@
  * hardening.ts (heads, timeouts, connection cap, graceful close).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { installedContract } from '../contract.ts';
 import { readLimited } from './body.ts';
 import type { Handle, RequestTraits } from './dispatch.ts';
@@ -44,9 +44,27 @@ function declaredLength(req: IncomingMessage): number | null {
 export function createHttpServer(handle: Handle, options: HttpOptions = {}): HardenedServer {
   const formLimit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const multipartLimit = options.maxMultipartBytes ?? MAX_MULTIPART_BYTES;
-  /** One controller per request in flight; close() aborts them all, so that held requests answer now. */
-  const inFlight = new Set<AbortController>();
+  /**
+   * "Answer now" for the long-polls of each connection that has carried one: aborted when the
+   * connection closes (the client went away) or the server closes (held requests answer at once).
+   * An HTTP/1.1 connection carries its requests one after another, so they can share one; an
+   * AbortController made per poll cost more CPU than the rest of parking it.
+   */
+  const answerNow = new Map<Socket, AbortController>();
   let closing = false;
+  const answerNowSignal = (socket: Socket): AbortSignal => {
+    let controller = answerNow.get(socket);
+    if (!controller) {
+      const made = (controller = new AbortController());
+      answerNow.set(socket, made);
+      socket.once('close', () => {
+        answerNow.delete(socket);
+        made.abort();
+      });
+      if (closing || socket.destroyed) made.abort();
+    }
+    return controller.signal;
+  };
   // The server's own refusals are answers too: the contract sees them with no route.
   const contract = installedContract();
   const shown = (refusal: RawResponse, req?: IncomingMessage): RawResponse => {
@@ -58,7 +76,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     refusal: (status, message) => shown(transportErrorResponse(status, message)),
     onClosing: () => {
       closing = true;
-      for (const controller of inFlight) controller.abort();
+      for (const controller of answerNow.values()) controller.abort();
     },
     onRefused: options.onRefused,
     // `Expect: 100-continue` (curl, for big uploads): refuse an oversized body before the client
@@ -79,16 +97,10 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     if (expectsContinue) res.writeContinue();
     // Only a request held open (a long-poll) waits for anything, so only it listens for "answer
     // now": the client hung up, or the server is shutting down.
-    let answerNow: AbortController | undefined;
+    let signal: AbortSignal | undefined;
     if (traits.longPoll) {
       hardened.holdOpen(req);
-      const controller = (answerNow = new AbortController());
-      inFlight.add(controller);
-      res.once('close', () => {
-        inFlight.delete(controller);
-        if (!res.writableFinished) controller.abort();
-      });
-      if (closing) controller.abort();
+      signal = answerNowSignal(req.socket);
     }
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
@@ -105,7 +117,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
           url: req.url ?? '/',
           headers,
           body,
-          signal: answerNow?.signal,
+          signal,
           remoteAddress: req.socket.remoteAddress,
         });
         if (res.destroyed) return;

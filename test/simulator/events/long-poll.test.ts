@@ -145,4 +145,38 @@ describe('long poll over HTTP', () => {
     await vi.waitFor(() => expect(queue.waiter).toBeNull(), { timeout: 10_000 });
     expect(await pending(s, HAMLET, queue_id)).toEqual([]);
   });
+
+  it('polls one after another on one kept-alive connection each park, and its closing releases the one held', async () => {
+    const { s, url, auth } = await server(60_000);
+    const reg = await fetch(`${url}/register`, { method: 'POST', headers: { authorization: auth }, body: new URLSearchParams({ event_types: '["message"]' }) });
+    const { queue_id } = (await reg.json()) as { queue_id: string };
+    const queue = s.engine.queues.byId.get(queue_id)!;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const target = new URL(url);
+    const pollOnAgent = (lastEventId: number) =>
+      new Promise<{ status: number; body: { events: { id: number }[] } }>((resolve, reject) => {
+        const path = `${target.pathname}/events?queue_id=${queue_id}&last_event_id=${lastEventId}`;
+        const req = http.get({ agent, host: target.hostname, port: target.port, path, headers: { authorization: auth } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+      });
+    for (let i = 0; i < 3; i++) {
+      const parked = pollOnAgent(i - 1);
+      await vi.waitFor(() => expect(queue.waiter).not.toBeNull(), { timeout: 10_000 });
+      expect(await settledYet(parked)).toBe('pending');
+      await send(s, ID.iago, { type: 'stream', to: 'Denmark', topic: 'live', content: `number ${i}` });
+      expect((await parked).body.events.map((e) => e.id)).toEqual([i]);
+    }
+    const held = pollOnAgent(2).catch(() => 'hung up');
+    await vi.waitFor(() => expect(queue.waiter).not.toBeNull(), { timeout: 10_000 });
+    agent.destroy();
+    expect(await held).toBe('hung up');
+    await vi.waitFor(() => expect(queue.waiter).toBeNull(), { timeout: 10_000 });
+    expect(s.engine.queues.byId.get(queue_id)).toBe(queue);
+  });
 });
