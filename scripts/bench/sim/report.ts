@@ -49,7 +49,7 @@ export function describeResult(r: CaseResult): string[] {
       ];
     case 'queues':
       return [
-        `${r.title}: ${bytes(r.bytesPerQueue)} per queue, ${bytes(r.bytesPerParkedPoll)} more per parked poll`,
+        `${r.title}: ${bytes(r.bytesPerQueue)} per queue (${bytes(r.bytesPerQueueBeyondJournal)} without the journal's record of its POST /register), ${bytes(r.bytesPerParkedPoll)} more per parked poll`,
         `  POST /messages without queues ${kilo(r.withoutQueues.rps)} req/s; with them open ${kilo(r.idleQueues.rps)} → ${times(r.ratio)} (rounds ${r.ratios.map((x) => x.toFixed(2)).join(' ')}); ` +
           `with ten of them receiving ${kilo(r.receivingQueues.rps)} → ${times(r.receivingRatio)} (rounds ${r.receivingRatios.map((x) => x.toFixed(2)).join(' ')}, pollers' CPU ${pct(r.receivingQueues.pollerCpu)})${r.errors ? `; ${r.errors} ERRORS` : ''}`,
         `  CPU per send: ${r.withoutQueues.usPerRequest.toFixed(0)} µs without queues, ${r.idleQueues.usPerRequest.toFixed(0)} with them open, ${r.receivingQueues.usPerRequest.toFixed(0)} with ten receiving (their polls included: ` +
@@ -118,7 +118,7 @@ export function summaryTable(results: CaseResult[]): string {
     if (r.kind === 'queues') {
       rest.push([`${r.name} throughput`, `${times(r.ratio)} of no queues (${times(r.receivingRatio)} with ten receiving)`, `≥ 0.80× ${verdict(r.ratio >= 0.8)}`]);
       rest.push([`${r.name} delivery`, `p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)}`, `p99 ${below(r.latency.p99, 5, ms)}`]);
-      rest.push([`${r.name} memory`, `${bytes(r.bytesPerQueue)}/queue, +${bytes(r.bytesPerParkedPoll)}/parked poll`, '']);
+      rest.push([`${r.name} memory`, `${bytes(r.bytesPerQueue)}/queue (${bytes(r.bytesPerQueueBeyondJournal)} beyond the journal), +${bytes(r.bytesPerParkedPoll)}/parked poll`, '']);
     }
     if (r.kind === 'memory') rest.push(['memory', `${bytes(r.beyondContent)}/message beyond content (${bytes(r.beyondContentWithSearchIndex)} with search index)`, below(r.beyondContent, r.target, bytes)]);
     if (r.kind === 'startup') {

@@ -117,6 +117,8 @@ export async function runSimulatorChild(setup: SimSetup): Promise<void> {
       return { open: all.length, parked: all.filter((q) => q.waiter !== null).length };
     },
     store: (count) => storeMessages(simulator, count as number),
+    // The request journal keeps its own record of every request (bounded, not per queue).
+    'clear-journal': () => simulator.journal.clear(),
     messages: () => simulator.engine.state.messages.messages.length,
     // A search narrow, which builds the word index over every stored message.
     search: async () => {
