@@ -49,7 +49,8 @@ export async function runPoller(port: number): Promise<void> {
   /** GET /events answers received, and the message events they carried. */
   const received: Received = { answers: 0, messageEvents: 0 };
 
-  function call(method: string, path: string, auth: string, form?: Record<string, string>): Promise<{ status: number; body: any }> {
+  /** One request; `at`: when its answer had fully arrived (before this process read it). */
+  function call(method: string, path: string, auth: string, form?: Record<string, string>): Promise<{ status: number; body: any; at: number }> {
     const body = form ? new URLSearchParams(form).toString() : undefined;
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -67,7 +68,10 @@ export async function runPoller(port: number): Promise<void> {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+          res.on('end', () => {
+            const at = performance.now();
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), at });
+          });
         },
       );
       req.on('error', reject);
@@ -84,7 +88,6 @@ export async function runPoller(port: number): Promise<void> {
         failures++;
         return;
       }
-      const at = performance.now();
       if (res.status !== 200) {
         failures++;
         return;
@@ -94,7 +97,7 @@ export async function runPoller(port: number): Promise<void> {
         q.lastEventId = Math.max(q.lastEventId, event.id);
         if (event.type !== 'message') continue;
         received.messageEvents++;
-        onMessage?.(at);
+        onMessage?.(res.at);
       }
     }
   }
