@@ -524,6 +524,9 @@ async function dispatch(
 
 function lowerHeaders(headers: Record<string, string | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = v;
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== undefined) out[k.toLowerCase()] = v;
+  }
   return out;
 }
