@@ -23,8 +23,11 @@ export interface ControlOptions {
 }
 
 /** Whether a request path is the control API's. */
+const CONTROL_DIRECTORY = `${CONTROL_PREFIX}/`;
+const CONTROL_QUERY = `${CONTROL_PREFIX}?`;
+
 export function isControlPath(url: string): boolean {
-  return url === CONTROL_PREFIX || url.startsWith(`${CONTROL_PREFIX}/`) || url.startsWith(`${CONTROL_PREFIX}?`);
+  return url.startsWith(CONTROL_PREFIX) && (url === CONTROL_PREFIX || url.startsWith(CONTROL_DIRECTORY) || url.startsWith(CONTROL_QUERY));
 }
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses. */

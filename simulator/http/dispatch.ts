@@ -437,7 +437,7 @@ async function dispatch(
 ): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
-  const query = toMap(new URLSearchParams(queryStart < 0 ? '' : req.url.slice(queryStart + 1)));
+  const query = queryStart < 0 ? new Map<string, string>() : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
   const matched = matchUrl(tables, req.url);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const { entry } = matched;

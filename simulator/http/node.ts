@@ -111,7 +111,10 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
           return;
         }
         const headers: Record<string, string | undefined> = {};
-        for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        for (const k in req.headers) {
+          const v = req.headers[k];
+          headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        }
         const out = await handle({
           method: req.method ?? 'GET',
           url: req.url ?? '/',

@@ -18,17 +18,40 @@ export interface FormatOptions {
 export const DEFAULT_FORMAT: FormatOptions = { applyMarkdown: true, clientGravatar: true, allowEmptyTopicName: false };
 
 // avatar_url needs an md5 of the sender's email; senders repeat, so the URL is cached per user
-// record and recomputed whenever what it depends on changes.
-const avatarCache = new WeakMap<UserRecord, { key: string; url: string | null }>();
+// record with what it depends on, and recomputed whenever any of that changes. (Compared field by
+// field: a key string built per message cost more than the rest of the lookup.)
+interface AvatarEntry {
+  clientGravatar: boolean;
+  source: UserRecord['avatar_source'];
+  version: number;
+  email: string;
+  visibility: UserRecord['email_address_visibility'];
+  url: string | null;
+}
+const avatarCache = new WeakMap<UserRecord, AvatarEntry>();
 
 function cachedAvatarUrl(engine: Engine, user: UserRecord, clientGravatar: boolean): string | null {
-  const key = `${clientGravatar}|${user.avatar_source}|${user.avatar_version}|${user.delivery_email}|${user.email_address_visibility}`;
-  let entry = avatarCache.get(user);
-  if (!entry || entry.key !== key) {
-    entry = { key, url: avatarUrl(engine, user, { clientGravatar }) };
-    avatarCache.set(user, entry);
+  const entry = avatarCache.get(user);
+  if (
+    entry &&
+    entry.clientGravatar === clientGravatar &&
+    entry.source === user.avatar_source &&
+    entry.version === user.avatar_version &&
+    entry.email === user.delivery_email &&
+    entry.visibility === user.email_address_visibility
+  ) {
+    return entry.url;
   }
-  return entry.url;
+  const url = avatarUrl(engine, user, { clientGravatar });
+  avatarCache.set(user, {
+    clientGravatar,
+    source: user.avatar_source,
+    version: user.avatar_version,
+    email: user.delivery_email,
+    visibility: user.email_address_visibility,
+    url,
+  });
+  return url;
 }
 
 export function displayTopic(engine: Engine, message: StoredMessage, allowEmptyTopicName: boolean): string {

@@ -296,7 +296,8 @@ export function rowUserIds(message: StoredMessage): number[] {
 }
 
 export function flagNames(bits: number): string[] {
-  return FLAG_ORDER.filter((f) => (bits & FLAG_BITS[f]) !== 0);
+  // Most messages carry no flag for most readers: no scan of the flag list for them.
+  return bits === 0 ? [] : FLAG_ORDER.filter((f) => (bits & FLAG_BITS[f]) !== 0);
 }
 
 /**
