@@ -124,4 +124,15 @@ describe.skipIf(!executablePath)('the live page in headless chromium', () => {
   it('logged nothing to the console', () => {
     expect(consoleErrors).toEqual([]);
   });
+
+  // After the console check: the refused poll is a 400 the browser logs.
+  it('registers again when its event queue is gone (a reset), and goes on showing new messages', async () => {
+    const registers = () => server.simulator.journal.entries({ route: 'POST /register' }).length;
+    expect((await fetch(`${origin}/__simulator/reset`, { method: 'POST' })).status).toBe(204);
+    const hamlet = server.simulator.engine.state.users.get(10)!;
+    await expect.poll(registers, { timeout: 10_000 }).toBe(1);
+    const sent = await server.simulator.request({ method: 'POST', path: '/api/v1/messages', as: hamlet.id, body: { type: 'stream', to: 'Denmark', topic: 'after reset', content: 'still live' } });
+    await page.locator(`#messages li[data-id="${sent.body.id}"]`).waitFor();
+    expect(await page.locator('#status').textContent()).toMatch(/^Live/);
+  });
 });
