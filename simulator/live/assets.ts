@@ -411,6 +411,7 @@ export const LIVE_JS = String.raw`'use strict';
     for (var attempt = 0; ; attempt++) {
       try {
         await register();
+        setStatus('Live: ' + eventCount + ' events so far');
         return;
       } catch (error) {
         setStatus('Could not register (' + error.message + '); trying again…', true);
@@ -464,7 +465,6 @@ export const LIVE_JS = String.raw`'use strict';
     auth = basicAuth(watcher.email, watcher.api_key);
     el('watcher').textContent = 'Read-only live view, watching as ' + watcher.full_name + ' (' + watcher.email + ')';
     await registerUntilDone();
-    setStatus('Live: ' + eventCount + ' events so far');
     // Presence fades with time, not only with events.
     setInterval(drawUsers, 15000);
     pollForever();
