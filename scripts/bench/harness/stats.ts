@@ -4,7 +4,8 @@ export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  // Halves added, not a halved sum: two samples near Number.MAX_VALUE would overflow to Infinity.
+  return sorted.length % 2 ? sorted[mid]! : sorted[mid - 1]! / 2 + sorted[mid]! / 2;
 }
 
 /** The p-th percentile (0–100) of values, nearest rank. */
