@@ -127,7 +127,8 @@ function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
     // Zulip resumes before the AFTER group, so "#D12 #D13" links both.
     const start = matcher.start();
     const next = matcher.start(AFTER);
-    pos = next > start ? next : start + 1;
+    // An empty match steps over a whole character: half a surrogate pair is no place to search from.
+    pos = next > start ? next : start + ((text.codePointAt(start) ?? 0) > 0xffff ? 2 : 1);
   }
   return out;
 }

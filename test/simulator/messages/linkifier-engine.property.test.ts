@@ -23,7 +23,9 @@ function regExpMatches(linkifier: Linkifier, text: string): LinkifierMatch[] {
     const groups = m.groups!;
     out.push({ index: m.index + groups[BEFORE]!.length, text: groups[OUTER]!, url: expandUrlTemplate(linkifier.url_template, groups) });
     const next = m.index + m[0].length - groups[AFTER]!.length;
-    pos = next > m.index ? next : m.index + 1;
+    // A whole character on: with the `u` flag, a lastIndex inside a surrogate pair searches from the
+    // pair's start again, which looped forever on an empty match before an emoji.
+    pos = next > m.index ? next : m.index + ((text.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
   }
   return out;
 }
@@ -46,6 +48,17 @@ const pattern = fc
 const text = fc
   .array(fc.constantFrom('a', 'b', 'ab', 'Z', '1', '12', '-', '#', '/', '.', ' ', '(', ',', 'é', '😀', '\u00a0', '\n', 'x', 'A'), { maxLength: 24 })
   .map((parts) => parts.join(''));
+
+test('an empty match before an emoji moves on by the whole emoji', () => {
+  for (const [pattern, t] of [
+    ['-*(?P<id>[^ ]?#*)', '😀bab-a/😀é-12'],
+    ['(?:ab|b)?(?P<id>1*?\\.*?)-*?', '😀1abx#😀-,'],
+    ['a*?[0-9]?(?P<id>é*a?)b*?Z*', '😀b1Z ,/Z-x'],
+  ] as const) {
+    const linkifiers = [{ pattern, url_template: 'https://l.example/{id}' }];
+    expect(linkifyText(t, linkifiers)).toEqual(regExpLinkify(t, linkifiers));
+  }
+});
 
 test('on safe patterns, re2js finds exactly the links the RegExp engine found', () => {
   fc.assert(
