@@ -8,7 +8,8 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
-import { writeTwinsBeside } from '../../scripts/catalog/precompress.ts';
+import { precompressing, writeTwinsBeside } from '../../scripts/catalog/precompress.ts';
+import type { WriteSink } from '../../scripts/catalog/write.ts';
 import { FIXTURE, cleanupTemp, readTree, tempDir } from './helpers.ts';
 
 let dist: string;
@@ -61,5 +62,31 @@ describe('precompressed twins', () => {
     await writeTwinsBeside(file);
     expect((await readFile(`${file}.br`)).equals(tree.get('api/v1/services/meta-ads.json.br') as Buffer)).toBe(true);
     expect((await readFile(`${file}.gz`)).equals(tree.get('api/v1/services/meta-ads.json.gz') as Buffer)).toBe(true);
+  });
+
+  it('a streamed file\'s twins decode to its text and do not depend on how the text was cut', async () => {
+    const text = Array.from({ length: 4000 }, (_, i) => `{"n":${i},"título":"Automatización ${i % 97}"}`).join(',');
+    const streamed = async (size: number): Promise<Map<string, Buffer>> => {
+      const files = new Map<string, Buffer>();
+      const sink: WriteSink = {
+        file: async (rel, data) => void files.set(rel, Buffer.from(data)),
+        stream: (rel) => {
+          let all = '';
+          return { write: async (piece) => void (all += piece), end: async () => void files.set(rel, Buffer.from(all, 'utf8')) };
+        },
+      };
+      const withTwins = precompressing(sink);
+      const stream = withTwins.stream('big.json');
+      for (let at = 0; at < text.length; at += size) await stream.write(text.slice(at, at + size));
+      await stream.end();
+      await withTwins.flush();
+      return files;
+    };
+    const [whole, small, odd] = [await streamed(text.length), await streamed(300), await streamed(70_001)];
+    expect(brotliDecompressSync(whole.get('big.json.br') as Buffer).toString('utf8')).toBe(text);
+    expect(gunzipSync(whole.get('big.json.gz') as Buffer).toString('utf8')).toBe(text);
+    for (const other of [small, odd]) {
+      for (const rel of ['big.json', 'big.json.br', 'big.json.gz']) expect(other.get(rel)?.equals(whole.get(rel) as Buffer), rel).toBe(true);
+    }
   });
 });
