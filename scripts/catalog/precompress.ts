@@ -68,6 +68,16 @@ export function compress(bytes: Uint8Array, e: Encoding): Promise<Buffer> {
   return e.token === 'br' ? brotli(bytes, { ...BROTLI_OPTIONS, params: { ...BROTLI_OPTIONS.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }) : gzip(bytes, GZIP_OPTIONS);
 }
 
+/**
+ * The same settings as plain data, for the build's writer threads (write-worker.ts), which
+ * compress whole files with zlib's synchronous calls and must give the bytes compress() gives.
+ * Each suffix with its encoder's options; brotli also gets the input's size as a hint there.
+ */
+export const TWIN_SETTINGS = {
+  br: { suffix: '.br', params: { ...BROTLI_OPTIONS.params } as Record<number, number> },
+  gzip: { suffix: '.gz', options: { ...GZIP_OPTIONS } },
+} as const;
+
 /** Both twins of some bytes, by suffix. */
 export async function twinsOf(bytes: Uint8Array): Promise<Map<Encoding['suffix'], Buffer>> {
   const out = await Promise.all(ENCODINGS.map(async (e) => [e.suffix, await compress(bytes, e)] as const));
@@ -93,6 +103,8 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
   };
   return {
     async file(rel, data) {
+      // A writer that compresses on its own threads (write.ts) does it with fewer round trips.
+      if (sink.fileWithTwins && isCompressible(rel)) return sink.fileWithTwins(rel, data);
       await sink.file(rel, data);
       if (!isCompressible(rel)) return;
       const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;

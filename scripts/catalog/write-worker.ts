@@ -5,12 +5,16 @@
  * It runs batches of operations in order with synchronous calls: no round trip through libuv's
  * thread pool per call (each costs the main thread a wake-up, and on a small VM that was as much
  * as the file system work itself), and the UTF-8 encoding of every file happens here, off the
- * thread that renders. One message back per batch: the bytes written, or the first error.
+ * thread that renders. A file sent with `twins` also gets its precompressed twins here, made with
+ * the settings precompress.ts passes in (workerData). One message back per batch: the bytes
+ * written, or the first error.
  */
 export const WRITE_WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
+const zlib = require('node:zlib');
 const fds = new Map();
+const twins = workerData && workerData.twins;
 
 // A string is written as it is: node encodes it into a scratch buffer freed right after the
 // call, where a Buffer would wait for this thread's garbage collector (hundreds of MB on a
@@ -29,6 +33,11 @@ function writeAll(fd, data) {
   return size;
 }
 
+function writeFile(file, data) {
+  const fd = fs.openSync(file, 'w');
+  try { return writeAll(fd, data); } finally { fs.closeSync(fd); }
+}
+
 parentPort.on('message', ({ id, ops }) => {
   let bytes = 0;
   try {
@@ -38,8 +47,15 @@ parentPort.on('message', ({ id, ops }) => {
           fs.mkdirSync(op.path);
           break;
         case 'file': {
-          const fd = fs.openSync(op.path, 'w');
-          try { bytes += writeAll(fd, op.data); } finally { fs.closeSync(fd); }
+          if (op.twins) {
+            // precompress.ts's compress(), synchronously: same settings, so the same bytes.
+            const data = typeof op.data === 'string' ? Buffer.from(op.data, 'utf8') : op.data;
+            const br = zlib.brotliCompressSync(data, { params: { ...twins.br.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+            const gz = zlib.gzipSync(data, twins.gzip.options);
+            bytes += writeFile(op.path, data) + writeFile(op.path + twins.br.suffix, br) + writeFile(op.path + twins.gzip.suffix, gz);
+            break;
+          }
+          bytes += writeFile(op.path, op.data);
           break;
         }
         case 'open':

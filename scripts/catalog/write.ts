@@ -14,6 +14,7 @@ import { rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { TWIN_SETTINGS } from './precompress.ts';
 import { WRITE_WORKER_SOURCE } from './write-worker.ts';
 
 /** Characters of rendered text sent but not yet written, before the sink makes its caller wait. */
@@ -43,6 +44,11 @@ export interface WriteSink {
   /** A whole file (text is written as UTF-8); resolves once it is queued (waits while too much is in flight). */
   file(rel: string, data: string | Uint8Array): Promise<void>;
   stream(rel: string): FileStream;
+  /**
+   * A whole file and its precompressed twins (`rel.br`, `rel.gz`, the bytes precompress.ts's
+   * compress() gives), when the sink can make them itself. precompressing() uses it if present.
+   */
+  fileWithTwins?(rel: string, data: string | Uint8Array): Promise<void>;
 }
 
 export interface PendingWrite {
@@ -113,7 +119,7 @@ export function writeAtomically(outDir: string, files: readonly string[], render
 
 type Op =
   | { op: 'dir'; path: string }
-  | { op: 'file'; path: string; data: string | Uint8Array }
+  | { op: 'file'; path: string; data: string | Uint8Array; twins?: boolean }
   | { op: 'open' | 'close'; path: string }
   | { op: 'append'; path: string; data: string };
 
@@ -135,7 +141,7 @@ class Lane {
   load = 0;
 
   constructor(onReply: (lane: Lane, reply: Reply) => void, onCrash: (error: Error) => void) {
-    this.worker = new Worker(WRITE_WORKER_SOURCE, { eval: true });
+    this.worker = new Worker(WRITE_WORKER_SOURCE, { eval: true, workerData: { twins: TWIN_SETTINGS } });
     this.worker.on('message', (reply: Reply) => onReply(this, reply));
     this.worker.on('error', onCrash);
   }
@@ -220,6 +226,18 @@ class Writer implements WriteSink {
     await this.#room();
     const lane = this.#laneOf(rel);
     this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data }, data.length);
+  }
+
+  /**
+   * The file and its twins, compressed on the writer thread with zlib's synchronous calls: the
+   * asynchronous ones cost about twice the CPU on files of a few KB (a thread-pool round trip
+   * and a stream per call), and the twins then never travel back to this thread.
+   */
+  async fileWithTwins(rel: string, data: string | Uint8Array): Promise<void> {
+    for (const twin of [rel, `${rel}${TWIN_SETTINGS.br.suffix}`, `${rel}${TWIN_SETTINGS.gzip.suffix}`]) this.#claim(twin);
+    await this.#room();
+    const lane = this.#laneOf(rel);
+    this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data, twins: true }, data.length);
   }
 
   stream(rel: string): FileStream {
