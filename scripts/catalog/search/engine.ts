@@ -10,6 +10,7 @@
  * you type) and longer words forgive one typo.
  */
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import { buildMiniSearchJson } from './index-builder.ts';
 import { normalizeTerm } from './normalize.ts';
 
 export const SEARCH_KINDS = ['service', 'sector', 'insight', 'area', 'page', 'faq'] as const;
@@ -78,7 +79,7 @@ export interface ServiceMatch {
 
 type Stored = Pick<SearchDocument, (typeof STORED_FIELDS)[number]>;
 
-const OPTIONS = {
+export const SEARCH_OPTIONS = {
   fields: SEARCH_FIELDS,
   storeFields: [...STORED_FIELDS],
   // The tokenizer keeps letters and digits together; everything else separates words.
@@ -88,9 +89,7 @@ const OPTIONS = {
 
 /** The build's side: documents → the index object written to search.json. */
 export function buildSearchIndex(docs: readonly SearchDocument[]): AsPlainObject {
-  const ms = new MiniSearch<SearchDocument>(OPTIONS);
-  ms.addAll(docs);
-  return ms.toJSON();
+  return buildMiniSearchJson(docs, SEARCH_OPTIONS);
 }
 
 export interface CatalogSearch {
@@ -104,7 +103,7 @@ const round = (score: number): number => Math.round(score * 1e4) / 1e4;
 
 /** The consumer's side: the `index` of search.json → a search over it. */
 export function loadSearchIndex(index: AsPlainObject): CatalogSearch {
-  const ms = MiniSearch.loadJSON<SearchDocument>(JSON.stringify(index), OPTIONS);
+  const ms = MiniSearch.loadJSON<SearchDocument>(JSON.stringify(index), SEARCH_OPTIONS);
   const ids = Object.values(index.documentIds) as string[];
   const stored = (id: string): Stored => ms.getStoredFields(id) as unknown as Stored;
 
