@@ -31,17 +31,44 @@ export const ENCODINGS: readonly Encoding[] = [
 ];
 
 /**
- * Compressing is most of what a large build spends (every file twice, the bundle and
- * llms-full.txt included), so the levels are where more effort stops paying. Measured on the
- * 1,000-document synthetic catalog (55 MB of text): brotli quality 5 takes 28% less time than 6
- * for 1.7% more bytes (11 saves another 10% but takes 40 times longer); gzip level 6 (zlib's
- * default) takes 27% less than 9 for 0.3% more.
+ * Compressing is most of what a large build spends (every file twice), so each twin's settings
+ * follow one deterministic policy that depends on the file's size alone (never on how it
+ * arrived, whole or streamed): same bytes in, same twins out.
+ *
+ * - Below LARGE_FILE_BYTES (a detail file, a Markdown twin, a short list: what a browser or an
+ *   agent fetches one by one, and most requests): brotli quality 5, gzip level 6 (zlib's
+ *   default). Measured on the 1,000-document synthetic catalog, quality 5 takes 28% less time
+ *   than 6 for 1.7% more bytes; gzip 6 takes 27% less than 9 for 0.3% more.
+ * - From LARGE_FILE_BYTES up (the bundle, llms-full.txt, the search index, the long lists: tens
+ *   to hundreds of MB on a large site, fetched rarely and whole): brotli quality 2 and gzip
+ *   level 1, the "fast" end CDNs use when they compress on the fly (nginx's default
+ *   gzip_comp_level is 1). On the 14 MB bundle of that catalog brotli 2 takes 0.29 of the time
+ *   of 5 for 11% more bytes, and gzip 1 0.24 of the time of 6 for 17% more; clients that accept
+ *   brotli (every current browser) get the smaller of the two.
+ *
+ * Large files get no size hint: a stream's size is not known when its compressor starts, and
+ * without the hint the bytes are the same whether the file is compressed whole or streamed.
  */
-const BROTLI_OPTIONS: zlib.BrotliOptions = {
-  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
-};
+export const LARGE_FILE_BYTES = 1 << 20;
+
+/** One band of the policy, as plain data (the writer threads receive it through workerData). */
+export interface TwinBand {
+  brotli: Record<number, number>;
+  /** Give brotli the input's size (small files: a smaller window for a small input). */
+  sizeHint: boolean;
+  gzip: zlib.ZlibOptions;
+}
+
+const TEXT_MODE = { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
 /** Node writes mtime 0 into the gzip header, so the bytes depend on the content alone. */
-const GZIP_OPTIONS: zlib.ZlibOptions = { level: 6 };
+const SMALL_BAND: TwinBand = { brotli: { ...TEXT_MODE, [zlib.constants.BROTLI_PARAM_QUALITY]: 5 }, sizeHint: true, gzip: { level: 6 } };
+const LARGE_BAND: TwinBand = { brotli: { ...TEXT_MODE, [zlib.constants.BROTLI_PARAM_QUALITY]: 2 }, sizeHint: false, gzip: { level: 1 } };
+
+const bandOf = (size: number): TwinBand => (size >= LARGE_FILE_BYTES ? LARGE_BAND : SMALL_BAND);
+
+function brotliOptions(band: TwinBand, size: number): zlib.BrotliOptions {
+  return { params: band.sizeHint ? { ...band.brotli, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } : band.brotli };
+}
 
 /** Streamed text is handed to the compressors in batches of about this many characters. */
 const COMPRESS_BATCH_CHARS = 64 << 10;
@@ -65,17 +92,20 @@ export function withTwinPaths(files: readonly string[]): string[] {
 }
 
 export function compress(bytes: Uint8Array, e: Encoding): Promise<Buffer> {
-  return e.token === 'br' ? brotli(bytes, { ...BROTLI_OPTIONS, params: { ...BROTLI_OPTIONS.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }) : gzip(bytes, GZIP_OPTIONS);
+  const band = bandOf(bytes.length);
+  return e.token === 'br' ? brotli(bytes, brotliOptions(band, bytes.length)) : gzip(bytes, band.gzip);
 }
 
 /**
- * The same settings as plain data, for the build's writer threads (write-worker.ts), which
+ * The same policy as plain data, for the build's writer threads (write-worker.ts), which
  * compress whole files with zlib's synchronous calls and must give the bytes compress() gives.
- * Each suffix with its encoder's options; brotli also gets the input's size as a hint there.
  */
 export const TWIN_SETTINGS = {
-  br: { suffix: '.br', params: { ...BROTLI_OPTIONS.params } as Record<number, number> },
-  gzip: { suffix: '.gz', options: { ...GZIP_OPTIONS } },
+  br: { suffix: '.br' },
+  gzip: { suffix: '.gz' },
+  largeFileBytes: LARGE_FILE_BYTES,
+  small: SMALL_BAND,
+  large: LARGE_BAND,
 } as const;
 
 /** Both twins of some bytes, by suffix. */
@@ -113,13 +143,20 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
     stream(rel) {
       const inner = sink.stream(rel);
       if (!isCompressible(rel)) return inner;
-      const compressors = ENCODINGS.map((e) => {
-        const z = e.token === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip(GZIP_OPTIONS);
-        const chunks: Buffer[] = [];
-        z.on('data', (chunk: Buffer) => chunks.push(chunk));
-        const done = once(z, 'end').then(() => sink.file(`${rel}${e.suffix}`, Buffer.concat(chunks)));
-        return { z, done };
-      });
+      // The band depends on the whole file's size, unknown until it ends: the first
+      // LARGE_FILE_BYTES are held back. A file that ends within them is compressed whole, as
+      // file() would; one that grows past them is compressed as it streams, with the large band.
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      let compressors: { z: zlib.BrotliCompress | zlib.Gzip; done: Promise<void> }[] | null = null;
+      const start = (): NonNullable<typeof compressors> =>
+        ENCODINGS.map((e) => {
+          const z = e.token === 'br' ? zlib.createBrotliCompress(brotliOptions(LARGE_BAND, 0)) : zlib.createGzip(LARGE_BAND.gzip);
+          const chunks: Buffer[] = [];
+          z.on('data', (chunk: Buffer) => chunks.push(chunk));
+          const done = once(z, 'end').then(() => sink.file(`${rel}${e.suffix}`, Buffer.concat(chunks)));
+          return { z, done };
+        });
       // Pieces reach the compressors in batches: each write to a zlib stream is a round trip
       // through the thread pool, and for list items of a few hundred bytes that round trip cost
       // as much as compressing them (twice the CPU with 1 KB pieces as with 64 KB batches). The
@@ -131,8 +168,16 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
         const bytes = Buffer.from(batch.join(''), 'utf8');
         batch = [];
         size = 0;
+        if (!compressors) {
+          held.push(bytes);
+          heldBytes += bytes.length;
+          if (heldBytes < LARGE_FILE_BYTES) return;
+          compressors = start();
+        }
+        const input = held.length > 0 ? Buffer.concat([...held]) : bytes;
+        held = [];
         // Backpressure: wait for a compressor that has more input queued than it wants.
-        await Promise.all(compressors.map(({ z }) => (z.write(bytes) ? undefined : once(z, 'drain'))));
+        await Promise.all(compressors.map(({ z }) => (z.write(input) ? undefined : once(z, 'drain'))));
       };
       const twins: FileStream = {
         async write(piece) {
@@ -144,6 +189,12 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
         async end() {
           await inner.end();
           await feed();
+          if (!compressors) {
+            const bytes = Buffer.concat(held);
+            held = [];
+            for (const e of ENCODINGS) track(compress(bytes, e).then((z) => sink.file(`${rel}${e.suffix}`, z)));
+            return;
+          }
           for (const { z, done } of compressors) {
             z.end();
             track(done);

@@ -6,7 +6,7 @@
  * thread pool per call (each costs the main thread a wake-up, and on a small VM that was as much
  * as the file system work itself), and the UTF-8 encoding of every file happens here, off the
  * thread that renders. A file sent with `twins` also gets its precompressed twins here, made with
- * the settings precompress.ts passes in (workerData). One message back per batch: the bytes
+ * the policy precompress.ts passes in (workerData). One message back per batch: the bytes
  * written, or the first error.
  */
 export const WRITE_WORKER_SOURCE = `
@@ -48,10 +48,12 @@ parentPort.on('message', ({ id, ops }) => {
           break;
         case 'file': {
           if (op.twins) {
-            // precompress.ts's compress(), synchronously: same settings, so the same bytes.
+            // precompress.ts's compress(), synchronously: same policy, so the same bytes.
             const data = typeof op.data === 'string' ? Buffer.from(op.data, 'utf8') : op.data;
-            const br = zlib.brotliCompressSync(data, { params: { ...twins.br.params, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
-            const gz = zlib.gzipSync(data, twins.gzip.options);
+            const band = data.length >= twins.largeFileBytes ? twins.large : twins.small;
+            const params = band.sizeHint ? { ...band.brotli, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } : band.brotli;
+            const br = zlib.brotliCompressSync(data, { params });
+            const gz = zlib.gzipSync(data, band.gzip);
             bytes += writeFile(op.path, data) + writeFile(op.path + twins.br.suffix, br) + writeFile(op.path + twins.gzip.suffix, gz);
             break;
           }

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
-import { precompressing, writeTwinsBeside } from '../../scripts/catalog/precompress.ts';
-import type { WriteSink } from '../../scripts/catalog/write.ts';
+import { compress, ENCODINGS, LARGE_FILE_BYTES, precompressing, writeTwinsBeside } from '../../scripts/catalog/precompress.ts';
+import { prepareWrite, type WriteSink } from '../../scripts/catalog/write.ts';
 import { FIXTURE, cleanupTemp, readTree, tempDir } from './helpers.ts';
 
 let dist: string;
@@ -64,8 +64,11 @@ describe('precompressed twins', () => {
     expect((await readFile(`${file}.gz`)).equals(tree.get('api/v1/services/meta-ads.json.gz') as Buffer)).toBe(true);
   });
 
-  it('a streamed file\'s twins decode to its text and do not depend on how the text was cut', async () => {
-    const text = Array.from({ length: 4000 }, (_, i) => `{"n":${i},"título":"Automatización ${i % 97}"}`).join(',');
+  it.each([
+    ['a small', 4000],
+    ['a large', 40_000],
+  ])('%s streamed file\'s twins decode to its text, do not depend on how the text was cut, and equal the twins of the same bytes written whole', async (_, items) => {
+    const text = Array.from({ length: items }, (_, i) => `{"n":${i},"título":"Automatización ${i % 97}"}`).join(',');
     const streamed = async (size: number): Promise<Map<string, Buffer>> => {
       const files = new Map<string, Buffer>();
       const sink: WriteSink = {
@@ -88,5 +91,30 @@ describe('precompressed twins', () => {
     for (const other of [small, odd]) {
       for (const rel of ['big.json', 'big.json.br', 'big.json.gz']) expect(other.get(rel)?.equals(whole.get(rel) as Buffer), rel).toBe(true);
     }
+    for (const e of ENCODINGS) expect((await compress(Buffer.from(text, 'utf8'), e)).equals(whole.get(`big.json${e.suffix}`) as Buffer), e.suffix).toBe(true);
+  });
+
+  it('the compression settings change at LARGE_FILE_BYTES, and twins on both sides decode to their file', async () => {
+    const at = (size: number): Buffer => Buffer.from('{"a":"Automatización"}'.repeat(Math.ceil(size / 10)).slice(0, size), 'latin1');
+    const below = at(LARGE_FILE_BYTES - 1);
+    const above = at(LARGE_FILE_BYTES);
+    const [brBelow, gzBelow, brAbove, gzAbove] = await Promise.all([below, above].flatMap((b) => ENCODINGS.map((e) => compress(b, e))));
+    expect(brotliDecompressSync(brBelow as Buffer).equals(below)).toBe(true);
+    expect(gunzipSync(gzBelow as Buffer).equals(below)).toBe(true);
+    expect(brotliDecompressSync(brAbove as Buffer).equals(above)).toBe(true);
+    expect(gunzipSync(gzAbove as Buffer).equals(above)).toBe(true);
+    // gzip's header records the level's speed: 0 (default level) below, 4 (fastest) from the threshold.
+    expect([gzBelow?.[8], gzAbove?.[8]]).toEqual([0, 4]);
+  });
+
+  it.each([
+    ['a small', 1000],
+    ['a large', LARGE_FILE_BYTES],
+  ])('the writer threads give %s file the twins compress() gives', async (_, size) => {
+    const out = path.join(await tempDir(), 'out');
+    const bytes = Buffer.from('{"título":"Automatización de procesos"}'.repeat(Math.ceil(size / 30)), 'utf8');
+    await prepareWrite(out, ['f.json', 'f.json.br', 'f.json.gz']).commit(async (sink) => sink.fileWithTwins?.('f.json', bytes));
+    expect((await readFile(path.join(out, 'f.json'))).equals(bytes)).toBe(true);
+    for (const e of ENCODINGS) expect((await readFile(path.join(out, `f.json${e.suffix}`))).equals(await compress(bytes, e)), e.suffix).toBe(true);
   });
 });
