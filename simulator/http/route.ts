@@ -8,7 +8,7 @@ import type { Engine } from '../engine/core.ts';
 import type { ChatError } from '../engine/errors.ts';
 import type { UserRecord } from '../engine/state.ts';
 import type { ChatResponses } from '../../types/chat/responses/index.ts';
-import type { RawResponse } from './envelope.ts';
+import type { RawResponse, SerializedFields } from './envelope.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
 
@@ -119,8 +119,8 @@ export type ResponseName = keyof ChatResponses;
 /** The success fields a route naming that schema answers (types/chat/responses, generated). */
 export type ResponseOf<K extends ResponseName> = ChatResponses[K];
 
-/** What a handler may answer: its success fields, or a raw reply; at once or later. */
-export type Reply<T> = T | RawReply | Promise<T | RawReply>;
+/** What a handler may answer: its success fields (as an object or as JSON text), or a raw reply; at once or later. */
+export type Reply<T> = T | SerializedFields<T> | RawReply | Promise<T | SerializedFields<T> | RawReply>;
 
 /** A route and the type of its success fields, generated from the schema it names. */
 type Answering<K extends ResponseName> = {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { successResponse } from '../../simulator/http/envelope.ts';
+import { SerializedFields, successResponse } from '../../simulator/http/envelope.ts';
 
 const spread = (fields: Record<string, unknown>, ignored: string[]): string => {
   const body: Record<string, unknown> = { result: 'success', msg: '', ...fields };
@@ -23,6 +23,15 @@ describe('successResponse', () => {
     fc.assert(
       fc.property(fields, ignored, (f, i) => {
         expect(successResponse(f, i).body).toBe(spread(f, i));
+      }),
+    );
+  });
+
+  it('writes fields given as JSON text as it writes the object they stand for', () => {
+    const plain = fc.dictionary(key.filter((k) => !['result', 'msg', 'ignored_parameters_unsupported'].includes(k)), fc.jsonValue(), { maxKeys: 12 });
+    fc.assert(
+      fc.property(plain, ignored, (f, i) => {
+        expect(successResponse(new SerializedFields(JSON.stringify(f)), i).body).toBe(spread(f, i));
       }),
     );
   });

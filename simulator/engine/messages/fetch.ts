@@ -2,18 +2,16 @@
 // GET /messages/matches_narrow (zerver/views/message_fetch.py, zerver/lib/narrow.py).
 import { ChatError } from '../errors.ts';
 import type { Engine } from '../core.ts';
-import { escapeHtml } from '../markdown/index.ts';
 import { compileNarrow, highlightHtml, type CompiledNarrow } from '../narrow/compile.ts';
 import type { NarrowTerm } from '../narrow/parse.ts';
-import type { Message } from '../../../types/chat/message.ts';
 import type { UserRecord } from '../state.ts';
 import { isConversationMuted } from '../user-topics.ts';
 import { viewerFlagBits } from './access.ts';
-import { apiFlags, formatMessage, type FormatOptions } from './format.ts';
+import { apiFlags, escapedTopic, formatMessage, type FormatOptions } from './format.ts';
+import { MessageJsonWriter } from './format-json.ts';
 import { FLAG_BITS, getMessage, lowerBound, userFlagBits, type StoredMessage } from './store.ts';
 import type { CheckMessagesMatchNarrowResponse } from '../../../types/chat/responses/check-messages-match-narrow.ts';
 import type { GetMessageResponse } from '../../../types/chat/responses/get-message.ts';
-import type { GetMessagesResponse } from '../../../types/chat/responses/get-messages.ts';
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -46,14 +44,6 @@ export function parseAnchor(raw: string | undefined, useFirstUnread: boolean): A
   const n = Number(raw.trim().replace(/_/g, ''));
   if (n < 0) return 0;
   return Math.min(n, LARGER_THAN_MAX_MESSAGE_ID);
-}
-
-/**
- * match_subject's base: Zulip's SQL escape_html() of the stored topic (so `&`, `<`, `>`, `"` and
- * `'` are all escaped, and the empty topic stays empty: only `subject` gets the display name).
- */
-function escapedTopic(message: StoredMessage): string {
-  return escapeHtml(message.topic);
 }
 
 export interface Hit {
@@ -120,24 +110,22 @@ function take(iterator: Iterator<Hit>, n: number): Hit[] {
   return out;
 }
 
-export function renderHits(
-  engine: Engine,
-  hits: Hit[],
-  narrow: CompiledNarrow,
-  options: FormatOptions,
-): Message[] {
-  return hits.map(({ message, bits }) => {
-    const out = formatMessage(engine, message, options);
-    out.flags = apiFlags(bits);
-    if (narrow.isSearch) {
-      out.match_content = highlightHtml(message.renderedContent, narrow.searchWords);
-      out.match_subject = highlightHtml(escapedTopic(message), narrow.searchWords);
-    }
-    return out;
-  });
+/** The hits as a JSON array of message objects (see format-json.ts), oldest first. */
+function messagesJson(engine: Engine, hits: readonly Hit[], narrow: CompiledNarrow, options: FormatOptions): string {
+  const writer = new MessageJsonWriter(engine, options, narrow.isSearch ? narrow.searchWords : null);
+  let text = '[';
+  for (let i = 0; i < hits.length; i++) {
+    if (i > 0) text += ',';
+    text += writer.write(hits[i]!.message, hits[i]!.bits);
+  }
+  return `${text}]`;
 }
 
-export function getMessages(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): GetMessagesResponse {
+/**
+ * GET /messages: the answer's fields (GetMessagesResponse) as JSON text, in the order the object
+ * had: `messages`, `anchor` (not for message_ids), the found_* flags and history_limited.
+ */
+export function getMessagesJson(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): string {
   if (params.messageIds !== undefined) {
     // Zulip tests truthiness: num_before=0 or use_first_unread_anchor=false may accompany
     // message_ids, and include_anchor is not checked at all (it is forced to false).
@@ -155,26 +143,16 @@ export function getMessages(engine: Engine, viewer: UserRecord | undefined, para
       if (bits === undefined || !narrow.test(message, bits)) continue;
       hits.push({ message, bits });
     }
-    return {
-      messages: renderHits(engine, hits, narrow, params),
-      found_anchor: false,
-      found_oldest: false,
-      found_newest: false,
-      history_limited: false,
-    };
+    return `{"messages":${messagesJson(engine, hits, narrow, params)},"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false}`;
   }
 
   const anchor = parseAnchor(params.anchor, params.useFirstUnreadAnchor);
   if (params.numBefore + params.numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
   const window = fetchWindow(engine, viewer, { ...params, anchor });
-  return {
-    messages: renderHits(engine, window.hits, window.narrow, params),
-    anchor: window.anchor,
-    found_anchor: window.foundAnchor,
-    found_oldest: window.foundOldest,
-    found_newest: window.foundNewest,
-    history_limited: false,
-  };
+  return (
+    `{"messages":${messagesJson(engine, window.hits, window.narrow, params)},"anchor":${window.anchor},"found_anchor":${window.foundAnchor}` +
+    `,"found_oldest":${window.foundOldest},"found_newest":${window.foundNewest},"history_limited":false}`
+  );
 }
 
 export interface WindowParams {

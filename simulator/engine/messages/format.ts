@@ -1,7 +1,7 @@
 // A stored message in the API's Message shape (spec "Message" table, reference §5.1). The shape
 // is the same for every viewer (API emails are one per user); callers add the viewer's `flags`.
 import { avatarUrl, type Engine } from '../core.ts';
-import { topicLinks } from '../markdown/index.ts';
+import { escapeHtml, topicLinks } from '../markdown/index.ts';
 import type { Message, MessageFlag } from '../../../types/chat/message.ts';
 import type { EditHistoryVisibility, UserRecord } from '../state.ts';
 import { flagNames, FLAG_BITS, type EditHistoryEntry, type StoredMessage } from './store.ts';
@@ -30,7 +30,7 @@ interface AvatarEntry {
 }
 const avatarCache = new WeakMap<UserRecord, AvatarEntry>();
 
-function cachedAvatarUrl(engine: Engine, user: UserRecord, clientGravatar: boolean): string | null {
+export function cachedAvatarUrl(engine: Engine, user: UserRecord, clientGravatar: boolean): string | null {
   const entry = avatarCache.get(user);
   if (
     entry &&
@@ -59,6 +59,14 @@ export function displayTopic(engine: Engine, message: StoredMessage, allowEmptyT
     return engine.state.realm.realm_empty_topic_display_name;
   }
   return message.topic;
+}
+
+/**
+ * match_subject's base: Zulip's SQL escape_html() of the stored topic (so `&`, `<`, `>`, `"` and
+ * `'` are all escaped, and the empty topic stays empty: only `subject` gets the display name).
+ */
+export function escapedTopic(message: StoredMessage): string {
+  return escapeHtml(message.topic);
 }
 
 /** The `flags` list Zulip returns: stored flags plus the deprecated `wildcard_mentioned`. */
@@ -163,7 +171,7 @@ export function visibleEditHistory<T extends { prev_content?: string; prev_topic
   return out;
 }
 
-function displayRecipient(engine: Engine, message: StoredMessage): Message['display_recipient'] {
+export function displayRecipient(engine: Engine, message: StoredMessage): Message['display_recipient'] {
   if (message.streamId !== null) return engine.state.streams.get(message.streamId)?.name ?? '';
   const users = (message.dmUserIds ?? []).map((id) => {
     const user = engine.state.users.get(id)!;

@@ -2,12 +2,14 @@
 // Parameters are declared here and decoded by the dispatcher; handlers only call the engine.
 import { ChatError } from '../../engine/errors.ts';
 import { commit } from '../../engine/core.ts';
-import { getMessages, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
+import { getMessagesJson, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
 import { previewRendering } from '../../engine/messages/preview.ts';
 import { addReaction, removeReaction } from '../../engine/messages/reactions.ts';
 import { clientName, sendMessage } from '../../engine/messages/send.ts';
 import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
+import { SerializedFields } from '../envelope.ts';
 import type { ParamSpec, Route, RouteContext } from '../route.ts';
+import type { GetMessagesResponse } from '../../../types/chat/responses/get-messages.ts';
 
 /**
  * A negative value for a `NonNegativeInt` parameter (num_before, num_after, message_ids items).
@@ -120,7 +122,7 @@ export const messageRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      return getMessages(ctx.engine, requireUser(ctx), {
+      const json = getMessagesJson(ctx.engine, requireUser(ctx), {
         anchor: str(p.anchor),
         numBefore: p.num_before as number,
         numAfter: p.num_after as number,
@@ -132,6 +134,7 @@ export const messageRoutes: Route[] = [
         clientGravatar: p.client_gravatar as boolean,
         allowEmptyTopicName: p.allow_empty_topic_name as boolean,
       });
+      return new SerializedFields<GetMessagesResponse>(json);
     },
   },
   {
