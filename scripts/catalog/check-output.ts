@@ -10,15 +10,9 @@
  */
 import type { Outputs } from './emit.ts';
 import { issue, type Issue } from './issues.ts';
-import { schemaRegistry, type JsonSchema } from './schemas.ts';
+import { envelopeName, envelopeOf, type Envelope } from './envelopes.ts';
+import { schemaRegistry } from './schemas.ts';
 import { pointerToField } from './validate.ts';
-
-/** A schema's top-level `$ref`s (also as array items), by property: which parts can be memoized. */
-interface Envelope {
-  parts: Map<string, { schema: string; array: boolean }>;
-}
-
-const SUFFIX = '.schema.json';
 
 /**
  * `passed` remembers, by object, the schemas each object met; `watch` keeps it across rebuilds,
@@ -45,13 +39,13 @@ export function checkOutputs(outputs: Outputs, passed = new WeakMap<object, Set<
 
   for (const [file, out] of outputs) {
     if (out.kind !== 'json' || out.schema === null) continue;
-    const envelope = out.compose ? envelopeOf(out.schema) : null;
+    const envelope = out.compose ? envelopeFor(out.schema) : null;
     if (!envelope) {
       checkWhole(file, out.schema, out.value, '');
       continue;
     }
     const value = out.value as Record<string, unknown>;
-    checkWhole(file, `${out.schema}#envelope`, value, '');
+    checkWhole(file, envelopeName(out.schema), value, '');
     for (const [prop, part] of envelope.parts) {
       const field = value[prop];
       if (part.array && Array.isArray(field)) field.forEach((item, i) => checkWhole(file, part.schema, item, `${prop}[${i}]`));
@@ -63,30 +57,13 @@ export function checkOutputs(outputs: Outputs, passed = new WeakMap<object, Set<
 
 const envelopes = new Map<string, Envelope | null>();
 
-/**
- * The schema with every property that is a reference to another schema file (or an array of
- * them) relaxed to "any value", compiled once under a sibling $id so its other relative
- * references still resolve; null when the schema has no such property.
- */
-function envelopeOf(name: string): Envelope | null {
-  if (envelopes.has(name)) return envelopes.get(name) ?? null;
-  const registry = schemaRegistry();
-  const schema = registry.schemas.get(name) as JsonSchema & { properties?: Record<string, JsonSchema> };
-  const parts = new Map<string, { schema: string; array: boolean }>();
-  const properties: Record<string, JsonSchema> = {};
-  for (const [prop, sub] of Object.entries(schema.properties ?? {})) {
-    const items = sub.items as JsonSchema | undefined;
-    const ref = (items?.$ref ?? sub.$ref) as string | undefined;
-    if (ref && !ref.includes('#') && ref.endsWith(SUFFIX)) {
-      parts.set(prop, { schema: ref.slice(0, -SUFFIX.length), array: Boolean(items) });
-      properties[prop] = items ? { ...sub, items: {} } : {};
-    } else {
-      properties[prop] = sub;
-    }
+/** The schema's envelope (envelopes.ts), worked out once per process; null when it has none. */
+function envelopeFor(name: string): Envelope | null {
+  let envelope = envelopes.get(name);
+  if (envelope === undefined) {
+    const schema = schemaRegistry().schemas.get(name);
+    envelope = schema ? envelopeOf(schema) : null;
+    envelopes.set(name, envelope);
   }
-  // Registered as `${name}#envelope`, the name checkOutputs validates the envelope under.
-  if (parts.size > 0) registry.add(`${name}#envelope`, { ...schema, $id: String(schema.$id).replace(SUFFIX, `.envelope${SUFFIX}`), properties });
-  const result = parts.size === 0 ? null : { parts };
-  envelopes.set(name, result);
-  return result;
+  return envelope;
 }
