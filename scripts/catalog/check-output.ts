@@ -8,6 +8,7 @@
  * plus each item against the item schema, remembered by object identity. Same verdict as checking
  * every file whole, half the work on a large site.
  */
+import { performance } from 'node:perf_hooks';
 import type { Outputs } from './emit.ts';
 import { issue, type Issue } from './issues.ts';
 import { envelopeName, envelopeOf, type Envelope } from './envelopes.ts';
@@ -50,6 +51,24 @@ export function checkOutputs(outputs: Outputs, passed = new WeakMap<object, Set<
       const field = value[prop];
       if (part.array && Array.isArray(field)) field.forEach((item, i) => checkWhole(file, part.schema, item, `${prop}[${i}]`));
       else if (!part.array) checkWhole(file, part.schema, field, prop);
+    }
+  }
+  return issues;
+}
+
+/**
+ * The same check and the same issues, file by file, giving the event loop back every `sliceMs`:
+ * the build runs it while its writer threads already write and compress the outputs (into a
+ * fresh folder, which replaces dist/ only if the check passes).
+ */
+export async function checkOutputsInSlices(outputs: Outputs, passed = new WeakMap<object, Set<string>>(), sliceMs = 10): Promise<Issue[]> {
+  const issues: Issue[] = [];
+  let sliceStart = performance.now();
+  for (const entry of outputs) {
+    issues.push(...checkOutputs(new Map([entry]), passed));
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
     }
   }
   return issues;

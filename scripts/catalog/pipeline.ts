@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { checkOutputs } from './check-output.ts';
+import { checkOutputsInSlices } from './check-output.ts';
 import { classify, ORGANIZATION_FILE, sitePath, type CollectionKind } from './collections.ts';
 import { emitCatalog } from './emit.ts';
 import { formatIssues, issue, sortIssues, type Issue } from './issues.ts';
@@ -20,7 +20,7 @@ import { precompressing, withTwinPaths } from './precompress.ts';
 import { writeOutputs } from './serialize.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
-import { prepareWrite } from './write.ts';
+import { prepareWrite, type WriteStats } from './write.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -53,27 +53,29 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const catalog = assembleCatalog(checked.docs, site);
   const generatedAt = generatedAtOf(epoch, catalog.updated);
   const outputs = emitCatalog(catalog, { generatedAt });
-  // Folders are created in the background while the outputs are checked; nothing reaches outDir
-  // unless the check passes.
   // In emit order: the twins' folders are then made in the order the twins are written.
   const pending = prepareWrite(options.outDir, withTwinPaths([...outputs.keys()]));
-  let outputIssues: Issue[];
+  // The outputs are checked while the writer threads already write and compress them into the
+  // fresh folder: nothing reaches outDir unless the check passes (commit discards the folder).
+  let outputIssues: Issue[] = [];
+  const checkFailed = new Error('output check failed');
+  let written: WriteStats;
   try {
-    outputIssues = checkOutputs(outputs);
+    written = await pending.commit(async (sink) => {
+      const withTwins = precompressing(sink);
+      const writing = writeOutputs(outputs, withTwins).then(() => withTwins.flush());
+      writing.catch(() => {}); // awaited below, after the check, whose issues come first
+      outputIssues = await checkOutputsInSlices(outputs);
+      if (outputIssues.length > 0) {
+        await writing.catch(() => {});
+        throw checkFailed;
+      }
+      await writing;
+    });
   } catch (error) {
-    await pending.discard(); // stops the writer threads, which would keep the process alive
+    if (error === checkFailed) return fail(outputIssues);
     throw error;
   }
-  if (outputIssues.length > 0) {
-    await pending.discard();
-    return fail(outputIssues);
-  }
-
-  const written = await pending.commit(async (sink) => {
-    const withTwins = precompressing(sink);
-    await writeOutputs(outputs, withTwins);
-    await withTwins.flush();
-  });
   const ms = Math.round(performance.now() - started);
   log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
   return { ok: true, files: written.files, bytes: written.bytes, ms };
