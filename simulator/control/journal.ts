@@ -34,18 +34,33 @@ export interface JournalFilter {
   limit?: number;
 }
 
-/** One request as the journal holds it (read it through `entries`). */
+/** A body as sent: text, or bytes (kept as bytes until read). */
+type RawBody = string | Uint8Array | undefined;
+
+/**
+ * One request as the journal holds it (read it through `entries`). It keeps what the request and
+ * the answer already were (the header objects, the body text or bytes the server wrote) and makes
+ * the recorded form only when read: most entries never are, and copies made for each request
+ * outlived the young generation and doubled the collector's work.
+ */
 export interface Recorded {
   seq: number;
   method: string;
   url: string;
-  request: RecordedBody;
+  requestHeaders: Readonly<Record<string, string | undefined>>;
+  requestBody: RawBody;
+  requestTruncated: boolean;
   /** The route reached (named only when read: most entries never are). */
   route: Route | null;
   userId: number | null;
   /** The user's delivery and API emails as they were then; null: nobody. */
-  userEmails: readonly [string, string] | null;
-  response: RecordedBody | null;
+  deliveryEmail: string | null;
+  apiEmail: string | null;
+  /** Null while pending or when dropped. */
+  responseStatus: number | null;
+  responseHeaders: Readonly<Record<string, string>> | null;
+  responseBody: RawBody;
+  responseTruncated: boolean;
   outcome: JournalEntry['outcome'];
   faultId: number | null;
   bytes: number;
@@ -56,27 +71,28 @@ export interface Recorded {
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function recordBody(raw: string | Uint8Array | undefined, headers: Record<string, string | undefined>, status?: number): RecordedBody {
+/** The body an entry keeps: the first MAX_RECORDED_BODY_BYTES of it, copied only when cut. */
+function keptBody(raw: RawBody): { body: RawBody; truncated: boolean } {
+  if (raw === undefined || raw.length <= MAX_RECORDED_BODY_BYTES) return { body: raw, truncated: false };
+  // A view would keep the whole upload alive: the kept part is copied.
+  return { body: typeof raw === 'string' ? raw.slice(0, MAX_RECORDED_BODY_BYTES) : Uint8Array.prototype.slice.call(raw, 0, MAX_RECORDED_BODY_BYTES), truncated: true };
+}
+
+function recordBody(raw: RawBody, truncated: boolean, headers: Readonly<Record<string, string | undefined>>, status?: number): RecordedBody {
   const plainHeaders: Record<string, string> = {};
-  // for…in and one object literal per shape: Object.entries and a conditional spread cost more
-  // than the rest of a small request's journalling together.
+  // for…in and one object literal per shape: Object.entries and a conditional spread cost more.
   for (const k in headers) {
     const v = headers[k];
     if (v !== undefined) plainHeaders[k.toLowerCase()] = v;
   }
   let body = '';
   let encoding: RecordedBody['body_encoding'] = 'utf8';
-  let truncated = false;
-  if (typeof raw === 'string') {
-    truncated = raw.length > MAX_RECORDED_BODY_BYTES;
-    body = truncated ? raw.slice(0, MAX_RECORDED_BODY_BYTES) : raw;
-  } else if (raw !== undefined && raw.length > 0) {
-    truncated = raw.length > MAX_RECORDED_BODY_BYTES;
-    const kept = truncated ? raw.subarray(0, MAX_RECORDED_BODY_BYTES) : raw;
+  if (typeof raw === 'string') body = raw;
+  else if (raw !== undefined && raw.length > 0) {
     try {
-      body = STRICT_UTF8.decode(kept);
+      body = STRICT_UTF8.decode(raw);
     } catch {
-      body = Buffer.from(kept.buffer, kept.byteOffset, kept.byteLength).toString('base64');
+      body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
       encoding = 'base64';
     }
   }
@@ -96,6 +112,11 @@ function routeMatches(wanted: string, entry: Recorded): boolean {
   const text = wanted.trim();
   if (entry.route === null) return false;
   return text.startsWith('/') ? entry.route.path === text : routeName(entry.route) === text.replace(/^(\w+)\s+/, (_m, method: string) => `${method.toUpperCase()} `);
+}
+
+function userMatches(wanted: string, entry: Recorded): boolean {
+  const email = wanted.trim().toLowerCase();
+  return entry.deliveryEmail?.toLowerCase() === email || entry.apiEmail?.toLowerCase() === email;
 }
 
 /** What dispatch and the faults learn of a request: its route, its user, the fault that acted on it. */
@@ -141,25 +162,33 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
   const learn = (entry: Recorded, trace: JournalTrace): void => {
     entry.faultId = trace.faultId ?? null;
     entry.route = trace.route ?? null;
-    entry.userId = trace.user?.id ?? null;
-    entry.userEmails = trace.user ? [trace.user.delivery_email, trace.user.email] : null;
+    const user = trace.user;
+    entry.userId = user ? user.id : null;
+    entry.deliveryEmail = user ? user.delivery_email : null;
+    entry.apiEmail = user ? user.email : null;
   };
 
   return {
     begin(req, trace) {
-      const request = recordBody(req.body, req.headers);
+      const request = keptBody(req.body);
       const entry: Recorded = {
         seq: nextSeq++,
-        method: req.method.toUpperCase(),
+        method: req.method,
         url: req.url,
-        request,
+        requestHeaders: req.headers,
+        requestBody: request.body,
+        requestTruncated: request.truncated,
         route: null,
         userId: null,
-        userEmails: null,
-        response: null,
+        deliveryEmail: null,
+        apiEmail: null,
+        responseStatus: null,
+        responseHeaders: null,
+        responseBody: undefined,
+        responseTruncated: false,
         outcome: 'pending',
         faultId: null,
-        bytes: request.body.length,
+        bytes: request.body?.length ?? 0,
         evicted: false,
         trace: trace ?? null,
       };
@@ -171,10 +200,15 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
     finish(entry, trace, response) {
       learn(entry, trace);
       entry.trace = null;
-      entry.response = recordBody(response.bytes ?? response.body, response.headers, response.status);
+      const answer = keptBody(response.bytes ?? response.body);
+      entry.responseStatus = response.status;
+      entry.responseHeaders = response.headers;
+      entry.responseBody = answer.body;
+      entry.responseTruncated = answer.truncated;
       entry.outcome = 'answered';
-      entry.bytes += entry.response.body.length;
-      if (!entry.evicted) bytes += entry.response.body.length;
+      const length = answer.body?.length ?? 0;
+      entry.bytes += length;
+      if (!entry.evicted) bytes += length;
       evict();
     },
     drop(entry, trace) {
@@ -190,18 +224,18 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
         if (filter.after !== undefined && e.seq <= filter.after) continue;
         if (filter.route !== undefined && !routeMatches(filter.route, e)) continue;
         if (filter.user !== undefined) {
-          if (typeof filter.user === 'number' ? e.userId !== filter.user : !e.userEmails?.some((m) => m.toLowerCase() === String(filter.user).trim().toLowerCase())) continue;
+          if (typeof filter.user === 'number' ? e.userId !== filter.user : !userMatches(filter.user, e)) continue;
         }
-        if (filter.status !== undefined && !statusMatches(filter.status, e.response?.status)) continue;
+        if (filter.status !== undefined && !statusMatches(filter.status, e.responseStatus ?? undefined)) continue;
         out.push({
           seq: e.seq,
-          method: e.method,
+          method: e.method.toUpperCase(),
           url: e.url,
           route: e.route ? routeName(e.route) : null,
           user_id: e.userId,
-          user_email: e.userEmails?.[0] ?? null,
-          request: e.request,
-          response: e.response,
+          user_email: e.deliveryEmail,
+          request: recordBody(e.requestBody, e.requestTruncated, e.requestHeaders),
+          response: e.responseHeaders === null ? null : recordBody(e.responseBody, e.responseTruncated, e.responseHeaders, e.responseStatus!),
           outcome: e.outcome,
           fault_id: e.faultId,
         });

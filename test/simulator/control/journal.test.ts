@@ -105,6 +105,30 @@ describe('what the journal records', () => {
     expect(journal.entries().map((e) => [e.seq, e.url])).toEqual([[11, '/after']]);
   });
 
+  it('counts a file body by its bytes, not by its Base64, against the byte limit', () => {
+    const journal = createJournal({ maxBodyBytes: 7 });
+    journal.begin({ method: 'POST', url: '/file', headers: {}, body: Buffer.from([0xff, 0xfe, 0xfd, 0xfc, 0xfb, 0xfa]) });
+    journal.begin({ method: 'POST', url: '/one', headers: {}, body: 'x' });
+    // Six bytes (eight as Base64) and one: seven, within the limit.
+    expect(journal.entries().map((e) => [e.url, e.request.body])).toEqual([
+      ['/file', '//79/Pv6'],
+      ['/one', 'x'],
+    ]);
+  });
+
+  it('shows a request sent through handle() with its method upper-cased and header names lower-cased, and the answer as it was then', async () => {
+    const s = fresh();
+    const me = await s.request({ method: 'GET', path: '/api/v1/users/me', as: 'hamlet@zulip.com' });
+    const authorization = s.journal.entries()[0]!.request.headers.authorization!;
+    await s.handle({ method: 'get', url: '/api/v1/users/me', headers: { authorization, 'X-Custom': 'yes' } });
+    await s.request({ method: 'PATCH', path: '/api/v1/settings', as: 'hamlet@zulip.com', body: { full_name: 'Prince Hamlet' } });
+    const [, viaHandle] = s.journal.entries();
+    expect(viaHandle).toMatchObject({ method: 'GET', route: 'GET /users/me', user_id: me.body.user_id, user_email: 'hamlet@zulip.com' });
+    expect(viaHandle!.request.headers).toEqual({ authorization, 'x-custom': 'yes' });
+    expect(viaHandle!.response).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' } });
+    expect(JSON.parse(viaHandle!.response!.body)).toMatchObject({ full_name: 'King Hamlet' });
+  });
+
   it('leaves control requests out, and records nothing when switched off', async () => {
     const s = fresh();
     await s.request({ method: 'GET', path: `${CONTROL_PREFIX}/faults` });
