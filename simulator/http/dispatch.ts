@@ -120,7 +120,7 @@ export function compileRoutes(routes: readonly Route[]): RouteTable {
   };
 }
 
-function matchPath(table: RouteTable, path: string): { entry: CompiledPattern; params: Record<string, string> } | null {
+function matchPath(table: RouteTable, path: string): UrlMatch {
   const fixed = table.staticPaths.get(path);
   if (fixed) return { entry: fixed, params: {} };
   for (const entry of table.dynamic) {
@@ -292,6 +292,10 @@ export interface RequestTraits {
   longPoll: boolean;
 }
 
+/** The traits of most routes, shared: the server asks for them on every request. */
+const ORDINARY: RequestTraits = Object.freeze({ maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: false });
+const LONG_POLL: RequestTraits = Object.freeze({ maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: true });
+
 export interface Handle {
   (req: RawRequest): Promise<RawResponse>;
   /** The traits of the route a request line reaches (nothing is authenticated or parsed). */
@@ -302,6 +306,8 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   const tables: RouteTables = {
     api: compileRoutes(routes.filter((r) => !r.outsideApi)),
     site: compileRoutes(routes.filter((r) => r.outsideApi)),
+    lastUrl: undefined,
+    lastMatch: null,
   };
   const settings: DispatchSettings = {
     secretsEqual: options.secretsEqual ?? constantTimeEqual,
@@ -346,6 +352,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
     const matched = matchUrl(tables, url);
     const upper = method.toUpperCase();
     const route = matched?.entry.byMethod.get((upper === 'HEAD' ? 'GET' : upper) as Method);
+    if (route?.maxBodyBytes === undefined && route?.bodyTooLarge === undefined) return route?.longPoll === true ? LONG_POLL : ORDINARY;
     const engine = getEngine();
     return {
       maxBodyBytes: route?.maxBodyBytes?.(engine),
@@ -356,18 +363,30 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   return handle;
 }
 
-/** The route pattern a URL reaches (under /api/v1, or at the site root), and its path parameters. */
-function matchUrl(tables: RouteTables, url: string): { entry: CompiledPattern; params: Record<string, string> } | null {
+type UrlMatch = { entry: CompiledPattern; params: Readonly<Record<string, string>> } | null;
+
+/**
+ * The route pattern a URL reaches (under /api/v1, or at the site root), and its path parameters.
+ * The server asks for a request's traits before it reads the body and dispatches it after, and
+ * clients repeat URLs: the last URL's match is kept (it depends on the URL alone).
+ */
+function matchUrl(tables: RouteTables, url: string): UrlMatch {
+  if (url === tables.lastUrl) return tables.lastMatch;
   const queryStart = url.indexOf('?');
   // Zulip's URL patterns are exact: `/users/` is not `/users`.
   const decoded = decodePath(queryStart < 0 ? url : url.slice(0, queryStart));
-  return decoded.startsWith(`${API_PREFIX}/`) ? matchPath(tables.api, decoded.slice(API_PREFIX.length)) : matchPath(tables.site, decoded);
+  const match = decoded.startsWith(`${API_PREFIX}/`) ? matchPath(tables.api, decoded.slice(API_PREFIX.length)) : matchPath(tables.site, decoded);
+  tables.lastUrl = url;
+  tables.lastMatch = match;
+  return match;
 }
 
 /** Routes under /api/v1, and the few served from the site root (file downloads). */
 interface RouteTables {
   api: RouteTable;
   site: RouteTable;
+  lastUrl: string | undefined;
+  lastMatch: UrlMatch;
 }
 
 interface DispatchSettings {
@@ -508,7 +527,7 @@ async function dispatch(
     engine,
     user,
     params,
-    headers: lowerHeaders(req.headers),
+    headers: req.headers,
     secretsEqual: settings.secretsEqual,
     signal: req.signal,
     longPollTimeoutMs: settings.longPollTimeoutMs,
@@ -520,13 +539,4 @@ async function dispatch(
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
   for (const k of query.keys()) if (!used.has(k)) ignored.add(k);
   return successResponse(fields, [...ignored].sort());
-}
-
-function lowerHeaders(headers: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k in headers) {
-    const v = headers[k];
-    if (v !== undefined) out[k.toLowerCase()] = v;
-  }
-  return out;
 }

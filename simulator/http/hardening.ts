@@ -134,9 +134,15 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
   const sockets = new Set<Socket>();
   const accepted = new Set<Socket>();
   const lingering = new WeakSet<Socket>();
-  /** The response each connection currently owes, for timeouts and parse errors mid-request. */
+  /**
+   * The response each connection last began, for timeouts and parse errors mid-request; once
+   * finished it is owed no more. Read through owedBy: nothing is undone per request.
+   */
   const owed = new WeakMap<Socket, ServerResponse>();
-  const inFlight = new Set<ServerResponse>();
+  const owedBy = (socket: Socket): ServerResponse | undefined => {
+    const res = owed.get(socket);
+    return res && !res.writableFinished ? res : undefined;
+  };
   let closing = false;
   let closed: Promise<void> | null = null;
 
@@ -156,7 +162,7 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
   // where node would write a bare status line and reset the connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (lingering.has(socket)) return;
-    const res = owed.get(socket);
+    const res = owedBy(socket);
     if (!socket.writable || (res && res.headersSent) || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
       socket.destroy();
       return;
@@ -169,7 +175,7 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
   // left idle, an answer the client does not read. While a whole request waits for its answer
   // (a slow route, a long-poll), the silence is the server's and the connection stays.
   server.on('timeout', (socket: Socket) => {
-    const res = owed.get(socket);
+    const res = owedBy(socket);
     const req = res?.req;
     if (res && req && !res.headersSent && !lingering.has(socket)) {
       if (!req.complete) lingeringClose(socket, options.refusal(408, 'Request timeout: the body stopped coming'));
@@ -181,15 +187,15 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
   function track(req: IncomingMessage, res: ServerResponse, handler: RequestListener): void {
     const socket = req.socket;
     owed.set(socket, res);
-    inFlight.add(res);
-    if (closing) res.setHeader('connection', 'close');
-    res.once('close', () => {
-      inFlight.delete(res);
-      if (owed.get(socket) === res) owed.delete(socket);
-      // A keep-alive connection that just went idle holds up close() until it is closed.
-      if (closing) server.closeIdleConnections();
-    });
+    if (closing) closeWhenAnswered(res);
     handler(req, res);
+  }
+
+  /** While closing: the answer says `Connection: close`, and its connection, idle once it is sent, closes. */
+  function closeWhenAnswered(res: ServerResponse): void {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+    // A keep-alive connection that just went idle holds up close() until it is closed.
+    res.once('close', () => server.closeIdleConnections());
   }
 
   function lingeringClose(socket: Socket, refusal: Refusal, head = false): void {
@@ -245,7 +251,10 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
       closed = new Promise<void>((resolve) => {
         server.close(() => resolve());
       });
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      for (const socket of sockets) {
+        const res = owedBy(socket);
+        if (res) closeWhenAnswered(res);
+      }
       options.onClosing?.();
       const forceClose = (): void => {
         server.closeAllConnections();

@@ -41,6 +41,21 @@ function declaredLength(req: IncomingMessage): number | null {
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : null;
 }
 
+/**
+ * The request's headers as text. node gives each header one string (repeats joined) except
+ * Set-Cookie, a list, which no client sends to a server: only then is a joined copy made.
+ */
+function textHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const headers = req.headers;
+  if (headers['set-cookie'] === undefined) return headers as Record<string, string | undefined>;
+  const joined: Record<string, string | undefined> = {};
+  for (const k in headers) {
+    const v = headers[k];
+    joined[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return joined;
+}
+
 export function createHttpServer(handle: Handle, options: HttpOptions = {}): HardenedServer {
   const formLimit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const multipartLimit = options.maxMultipartBytes ?? MAX_MULTIPART_BYTES;
@@ -110,15 +125,10 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
           hardened.refuse(req, res, shown(tooLarge, req));
           return;
         }
-        const headers: Record<string, string | undefined> = {};
-        for (const k in req.headers) {
-          const v = req.headers[k];
-          headers[k] = Array.isArray(v) ? v.join(', ') : v;
-        }
         const out = await handle({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
-          headers,
+          headers: textHeaders(req),
           body,
           signal,
           remoteAddress: req.socket.remoteAddress,

@@ -139,7 +139,7 @@ export function trimmedNonBlank(maxLength?: number): (value: unknown, name: stri
 
 export interface RawParams {
   /** Path parameters by name (already matched). */
-  path: Record<string, string>;
+  path: Readonly<Record<string, string>>;
   query: Map<string, string>;
   body: Map<string, string>;
   /** The file parts of a multipart body, by field name, in the order sent. */

@@ -101,8 +101,8 @@ export interface RouteContext {
   user: UserRecord | undefined;
   /** Decoded parameters by name (absent optional params without default are undefined). */
   params: Record<string, unknown>;
-  /** Request headers, lower-cased names. */
-  headers: Record<string, string>;
+  /** Request headers, lower-cased names (the request's own object: read it, do not change it). */
+  headers: Readonly<Record<string, string | undefined>>;
   /** Compare a stored secret with a given one (constant time; the dispatcher's choice). */
   secretsEqual: (expected: string, given: string) => boolean;
   /** Aborted when the answer is wanted now (client gone, server shutting down): a held request answers. */
