@@ -71,8 +71,6 @@ export interface HardenedServer {
   server: Server;
   /** Answer on this request's connection, then close it the lingering way; nothing more is read as HTTP. */
   refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void;
-  /** This request is held open on purpose (a long-poll): no idle timeout while it waits. */
-  holdOpen(req: IncomingMessage): void;
   /**
    * Stop accepting connections, let requests in flight finish (onClosing ends held ones) for up
    * to graceMs, then close every connection. graceMs 0 closes everything at once.
@@ -173,7 +171,8 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
 
   // The idle timeout is the client's: a body that stopped coming (408), a keep-alive connection
   // left idle, an answer the client does not read. While a whole request waits for its answer
-  // (a slow route, a long-poll), the silence is the server's and the connection stays.
+  // (a slow route, a long-poll), the silence is the server's and the connection stays: held
+  // requests need no timer change of their own (one per poll cost more than this check).
   server.on('timeout', (socket: Socket) => {
     const res = owedBy(socket);
     const req = res?.req;
@@ -241,9 +240,6 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
         return;
       }
       lingeringClose(req.socket, refusal, req.method === 'HEAD');
-    },
-    holdOpen(req) {
-      req.socket.setTimeout(0);
     },
     close(graceMs = 0) {
       if (closed) return closed;

@@ -112,11 +112,8 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     if (expectsContinue) res.writeContinue();
     // Only a request held open (a long-poll) waits for anything, so only it listens for "answer
     // now": the client hung up, or the server is shutting down.
-    let signal: AbortSignal | undefined;
-    if (traits.longPoll) {
-      hardened.holdOpen(req);
-      signal = answerNowSignal(req.socket);
-    }
+    // (The idle timeout needs no change for it: a request waiting for its answer is exempt.)
+    const signal = traits.longPoll ? answerNowSignal(req.socket) : undefined;
     // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     (hasBody ? readLimited(req, limit) : Promise.resolve(NO_BODY))
