@@ -5,6 +5,7 @@
  * long-polls answer), exit code 0.
  */
 import path from 'node:path';
+import { DEFAULT_JOURNAL_LIMITS } from '../../simulator/control/journal.ts';
 import { checkRealmUrl, DEFAULT_SEED, FixtureError } from '../../simulator/index.ts';
 import { parseCli, portOf, positiveOf, usageError } from './args.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './shutdown.ts';
@@ -23,7 +24,7 @@ export interface SimulatorCommand {
 
 function usage({ invocation, seedSharedWith }: SimulatorCommand): string {
   const seedNote = seedSharedWith ? `, as ${seedSharedWith}` : '';
-  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [limits]
+  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [--journal N] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -44,6 +45,7 @@ and API key.
                   simulator can restore is refused, and left as it is)
   --state-interval S
                   seconds between saves of --state [${DEFAULT_STATE_INTERVAL_S}]; a crash loses at most this
+  --journal N     requests the control API's journal keeps [${DEFAULT_JOURNAL_LIMITS.maxEntries}]; 0 keeps none
   -h, --help      this text
 
 Limits (defaults in brackets):
@@ -68,6 +70,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     'realm-url': { type: 'string' },
     state: { type: 'string' },
     'state-interval': { type: 'string' },
+    journal: { type: 'string' },
     'max-body-mib': { type: 'string' },
     'max-multipart-mib': { type: 'string' },
     'header-timeout': { type: 'string' },
@@ -92,6 +95,11 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
   if (values['state-interval'] !== undefined && stateFile === undefined) usageError('--state-interval goes with --state FILE', USAGE);
   const stateIntervalMs = ms('--state-interval', values['state-interval']) ?? DEFAULT_STATE_INTERVAL_S * 1000;
 
+  const journalEntries = values.journal === undefined ? undefined : Number(values.journal);
+  if (journalEntries !== undefined && (values.journal!.trim() === '' || !Number.isInteger(journalEntries) || journalEntries < 0)) {
+    usageError(`--journal must be a whole number of requests (0 keeps none), got "${values.journal}"`, USAGE);
+  }
+
   const realmUrl = values['realm-url'];
   if (realmUrl !== undefined) {
     try {
@@ -111,6 +119,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       allowRemoteControl: values['allow-remote-control'],
       ...(values['rate-limit'] ? { rateLimit: true } : {}),
       ...(realmUrl !== undefined ? { realmUrl } : {}),
+      ...(journalEntries !== undefined ? { journal: journalEntries === 0 ? false : { maxEntries: journalEntries } } : {}),
       // Before the port opens: no request sees the fixture's state when a file holds another.
       beforeListen: (simulator) => {
         if (stateFile === undefined) return;

@@ -3,7 +3,7 @@
  * fixture user's email, role and API key.
  */
 import type { HttpOptions } from '../../simulator/http/node.ts';
-import { createSimulator, DEFAULT_SEED, type Clock, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
+import { createSimulator, DEFAULT_SEED, type Clock, type JournalLimits, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {
   port?: number;
@@ -22,6 +22,8 @@ export interface SimulatorServerOptions {
   rateLimit?: RateLimitConfig;
   /** The realm's URL (realm_url and the links the server builds). Default: the address being served. */
   realmUrl?: string;
+  /** What the request journal keeps (default: createSimulator's); false: nothing. */
+  journal?: Partial<JournalLimits> | false;
   /** Called with the simulator before the port opens (the --state file is loaded there). */
   beforeListen?: (simulator: Simulator) => void;
 }
@@ -36,6 +38,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     allowRemoteControl: options.allowRemoteControl ?? false,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.realmUrl !== undefined ? { realmUrl: options.realmUrl } : {}),
+    ...(options.journal !== undefined ? { journal: options.journal } : {}),
   });
   options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);

@@ -10,13 +10,16 @@ import type { Route } from '../http/route.ts';
 import { routeName } from './route-names.ts';
 
 export interface JournalLimits {
-  /** Entries kept (default 10,000). */
+  /**
+   * Entries kept (default 1,000: enough for a test's or a session's story; each entry kept past
+   * the young generation costs every request collector work, so a long history is asked for).
+   */
   maxEntries: number;
   /** Request and response body bytes kept in all (default 64 MiB). */
   maxBodyBytes: number;
 }
 
-export const DEFAULT_JOURNAL_LIMITS: JournalLimits = { maxEntries: 10_000, maxBodyBytes: 64 * 1024 * 1024 };
+export const DEFAULT_JOURNAL_LIMITS: JournalLimits = { maxEntries: 1_000, maxBodyBytes: 64 * 1024 * 1024 };
 
 /** Longest body one entry keeps; longer ones are cut and marked `body_truncated`. */
 export const MAX_RECORDED_BODY_BYTES = 1024 * 1024;

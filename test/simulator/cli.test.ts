@@ -20,6 +20,21 @@ describe('startSimulatorServer', () => {
   });
 });
 
+describe('the journal', () => {
+  it('keeps what startSimulatorServer is told to (as --journal N does), and nothing when told false (--journal 0)', async () => {
+    for (const [journal, kept] of [[{ maxEntries: 2 }, 2], [false, 0]] as const) {
+      const server = await startSimulatorServer({ port: 0, print: false, journal });
+      try {
+        for (let i = 0; i < 3; i++) await fetch(`${server.url}/server_settings`);
+        const res = await fetch(`${server.url.replace(/\/api\/v1$/, '')}/__simulator/journal`);
+        expect(((await res.json()) as { entries: unknown[] }).entries).toHaveLength(kept);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
 describe('the realm URL', () => {
   const settingsOf = async (url: string) => (await (await fetch(`${url}/server_settings`)).json()) as Record<string, unknown>;
 
@@ -107,5 +122,8 @@ describe('npm run simulator -- --help', () => {
     const limit = await run(['--max-body-mib', '0']);
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('--max-body-mib must be a positive number, got "0"');
+    const journal = await run(['--journal', '2.5']);
+    expect(journal.code).toBe(2);
+    expect(journal.stderr).toContain('--journal must be a whole number of requests (0 keeps none), got "2.5"');
   });
 });

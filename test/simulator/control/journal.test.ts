@@ -129,6 +129,13 @@ describe('what the journal records', () => {
     expect(JSON.parse(viaHandle!.response!.body)).toMatchObject({ full_name: 'King Hamlet' });
   });
 
+  it('keeps the latest 1,000 requests by default', () => {
+    const journal = createJournal();
+    for (let i = 1; i <= 1_001; i++) journal.begin({ method: 'GET', url: `/${i}`, headers: {} });
+    const kept = journal.entries();
+    expect([kept.length, kept[0]!.url, kept.at(-1)!.url]).toEqual([1_000, '/2', '/1001']);
+  });
+
   it('leaves control requests out, and records nothing when switched off', async () => {
     const s = fresh();
     await s.request({ method: 'GET', path: `${CONTROL_PREFIX}/faults` });
