@@ -71,7 +71,9 @@ function brotliOptions(band: TwinBand, size: number): zlib.BrotliOptions {
 }
 
 /** Streamed text is handed to the compressors in batches of about this many characters. */
-const COMPRESS_BATCH_CHARS = 64 << 10;
+const COMPRESS_BATCH_CHARS = 512 << 10;
+/** Output buffer of a stream compressor: one callback on this thread per buffer filled. */
+const COMPRESSED_CHUNK_BYTES = 256 << 10;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -151,7 +153,7 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
       let compressors: { z: zlib.BrotliCompress | zlib.Gzip; done: Promise<void> }[] | null = null;
       const start = (): NonNullable<typeof compressors> =>
         ENCODINGS.map((e) => {
-          const z = e.token === 'br' ? zlib.createBrotliCompress(brotliOptions(LARGE_BAND, 0)) : zlib.createGzip(LARGE_BAND.gzip);
+          const z = e.token === 'br' ? zlib.createBrotliCompress({ ...brotliOptions(LARGE_BAND, 0), chunkSize: COMPRESSED_CHUNK_BYTES }) : zlib.createGzip({ ...LARGE_BAND.gzip, chunkSize: COMPRESSED_CHUNK_BYTES });
           const chunks: Buffer[] = [];
           z.on('data', (chunk: Buffer) => chunks.push(chunk));
           const done = once(z, 'end').then(() => sink.file(`${rel}${e.suffix}`, Buffer.concat(chunks)));
