@@ -5,7 +5,7 @@ import { alertedUserIds } from '../alert-words.ts';
 import { claimAttachments, linkedUploadPaths } from '../attachments.ts';
 import { ChatError } from '../errors.ts';
 import { isUserInGroupSetting } from '../core.ts';
-import { effect, outcome, type Effect, type Outcome } from '../events.ts';
+import { outcome, type Effect, type Outcome } from '../events.ts';
 import {
   commit,
   getStreamById,
@@ -26,7 +26,7 @@ import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { recordOutgoingWebhooks } from '../outgoing-webhooks.ts';
 import { unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
-import { appendMessage, dmKey, FLAG_BITS, packRows, topicKey, type StoredMessage } from './store.ts';
+import { appendMessage, dmKey, FLAG_BITS, FLAG_SPACE, topicKey, type StoredMessage } from './store.ts';
 
 export interface SendParams {
   type: string;
@@ -437,6 +437,15 @@ export function renderFor(engine: Engine, sender: UserRecord | undefined, conten
   return renderMarkdown(content, messageRenderContext(engine, sender));
 }
 
+/** The active generic bots a channel message mentions that are not subscribed. */
+function mentionedGenericBots(engine: Engine, mentioned: ReadonlySet<number>, subscribers: readonly number[]): number[] {
+  const inChannel = new Set(subscribers);
+  return [...mentioned].filter((userId) => {
+    const user = engine.state.users.get(userId);
+    return !inChannel.has(userId) && user !== undefined && user.is_active && user.is_bot && user.bot_type === 1;
+  });
+}
+
 export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ id: number }> {
   const { sender, addressee } = checked;
   const rendered = renderFor(engine, checked.actingUser ?? sender, checked.content);
@@ -457,11 +466,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     // subscribed, and to the generic bots the message mentions (build_message_send_dict's
     // mentioned_bot_user_ids), so that a bot answers mentions in channels it never joined.
     const subscribers = subscribersOf(engine, stream.id);
-    const inChannel = new Set(subscribers);
-    const mentionedBots = [...rendered.mentionedUserIds].filter((userId) => {
-      const user = engine.state.users.get(userId);
-      return !inChannel.has(userId) && user !== undefined && user.is_active && user.is_bot && user.bot_type === 1;
-    });
+    const mentionedBots = rendered.mentionedUserIds.size === 0 ? [] : mentionedGenericBots(engine, rendered.mentionedUserIds, subscribers);
     recipientUserIds = mentionedBots.length === 0 ? subscribers : [...subscribers, ...mentionedBots].sort((a, b) => a - b);
     recipientId = stream.recipient_id;
   } else {
@@ -473,18 +478,23 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   const alerted = alertedUserIds(engine, checked.content);
   // A muted sender's message starts out read for whoever muted them (mark_as_read_user_ids).
   const muting = usersWhoMuted(engine, sender.id);
+  // Recipients come in ascending id order, so the packed rows are written in order as they are
+  // made (no packRows sort); `rows` keeps the bits at send time for the event.
   const rows = new Map<number, number>();
+  const userFlags: number[] = [];
+  const everyone = rendered.wildcards.has('stream') ? FLAG_BITS.stream_wildcard_mentioned : 0;
+  const readUserIds = checked.readUserIds;
   for (const userId of recipientUserIds) {
     // Service bots (outgoing webhook, embedded) get no UserMessage rows.
     const bot = engine.state.users.get(userId);
     if (bot?.is_bot && (bot.bot_type === 3 || bot.bot_type === 4)) continue;
-    let bits = 0;
-    if ((userId === sender.id && checked.readBySender) || checked.readUserIds?.has(userId) || muting.has(userId)) bits |= FLAG_BITS.read;
+    let bits = everyone;
+    if ((userId === sender.id && checked.readBySender) || readUserIds?.has(userId) || muting.has(userId)) bits |= FLAG_BITS.read;
     if (rendered.mentionedUserIds.has(userId)) bits |= FLAG_BITS.mentioned;
     if (alerted.has(userId)) bits |= FLAG_BITS.has_alert_word;
-    if (rendered.wildcards.has('stream')) bits |= FLAG_BITS.stream_wildcard_mentioned;
     if (participants?.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;
     rows.set(userId, bits);
+    userFlags.push(userId * FLAG_SPACE + bits);
   }
   // One object literal with every field, so all stored messages share one shape (lean and fast).
   const message: StoredMessage = {
@@ -500,7 +510,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     client: checked.client,
     isMeMessage: isMeMessage(checked.content, rendered.html),
     reactions: null,
-    userFlags: packRows(rows),
+    userFlags,
     lastEditTimestamp: null,
     editHistory: null,
     hasLink: rendered.hasLink,
@@ -520,8 +530,10 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
  */
 function messageEvent(message: StoredMessage, recipients: readonly number[], rows: Map<number, number>, checked: CheckedSend): Effect {
   const stream = checked.addressee.kind === 'stream' ? checked.addressee.stream : null;
+  // Recipients are already distinct and ascending, as effect() would make them: a copy will do.
   return {
-    ...effect({ type: 'message' }, recipients),
+    event: { type: 'message' },
+    users: recipients.slice(),
     message: {
       stored: message,
       flags: rows,

@@ -139,7 +139,14 @@ export function createMessageStore(): MessageStore {
 }
 
 export function dmKey(userIds: Iterable<number>): string {
+  // Stored participant lists are already distinct and ascending (each send asks twice).
+  if (Array.isArray(userIds) && strictlyAscending(userIds)) return userIds.join(',');
   return [...new Set(userIds)].sort((a, b) => a - b).join(',');
+}
+
+function strictlyAscending(ids: readonly number[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (!(ids[i - 1]! < ids[i]!)) return false;
+  return true;
 }
 
 export function topicKey(topic: string): string {
