@@ -74,11 +74,14 @@ export interface Recorded {
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Whether a body is longer than an entry keeps. */
+const cut = (raw: RawBody): boolean => raw !== undefined && raw.length > MAX_RECORDED_BODY_BYTES;
+
 /** The body an entry keeps: the first MAX_RECORDED_BODY_BYTES of it, copied only when cut. */
-function keptBody(raw: RawBody): { body: RawBody; truncated: boolean } {
-  if (raw === undefined || raw.length <= MAX_RECORDED_BODY_BYTES) return { body: raw, truncated: false };
+function keptBody(raw: RawBody): RawBody {
+  if (!cut(raw)) return raw;
   // A view would keep the whole upload alive: the kept part is copied.
-  return { body: typeof raw === 'string' ? raw.slice(0, MAX_RECORDED_BODY_BYTES) : Uint8Array.prototype.slice.call(raw, 0, MAX_RECORDED_BODY_BYTES), truncated: true };
+  return typeof raw === 'string' ? raw.slice(0, MAX_RECORDED_BODY_BYTES) : Uint8Array.prototype.slice.call(raw!, 0, MAX_RECORDED_BODY_BYTES);
 }
 
 function recordBody(raw: RawBody, truncated: boolean, headers: Readonly<Record<string, string | undefined>>, status?: number): RecordedBody {
@@ -173,14 +176,14 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
 
   return {
     begin(req, trace) {
-      const request = keptBody(req.body);
+      const requestBody = keptBody(req.body);
       const entry: Recorded = {
         seq: nextSeq++,
         method: req.method,
         url: req.url,
         requestHeaders: req.headers,
-        requestBody: request.body,
-        requestTruncated: request.truncated,
+        requestBody,
+        requestTruncated: cut(req.body),
         route: null,
         userId: null,
         deliveryEmail: null,
@@ -191,7 +194,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
         responseTruncated: false,
         outcome: 'pending',
         faultId: null,
-        bytes: request.body?.length ?? 0,
+        bytes: requestBody?.length ?? 0,
         evicted: false,
         trace: trace ?? null,
       };
@@ -203,13 +206,14 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
     finish(entry, trace, response) {
       learn(entry, trace);
       entry.trace = null;
-      const answer = keptBody(response.bytes ?? response.body);
+      const sent = response.bytes ?? response.body;
+      const kept = keptBody(sent);
       entry.responseStatus = response.status;
       entry.responseHeaders = response.headers;
-      entry.responseBody = answer.body;
-      entry.responseTruncated = answer.truncated;
+      entry.responseBody = kept;
+      entry.responseTruncated = cut(sent);
       entry.outcome = 'answered';
-      const length = answer.body?.length ?? 0;
+      const length = kept?.length ?? 0;
       entry.bytes += length;
       if (!entry.evicted) bytes += length;
       evict();

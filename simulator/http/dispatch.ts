@@ -155,6 +155,11 @@ export function decodePath(raw: string): string {
   }
 }
 
+/** No parameters: shared by every request without a query or a body (nothing writes to them). */
+const NO_PARAMS: ReadonlyMap<string, string> = new Map();
+const NO_FILES: ReadonlyMap<string, UploadedFile[]> = new Map();
+const NONE_IGNORED: string[] = [];
+
 function toMap(search: URLSearchParams): Map<string, string> {
   // Django's QueryDict.get answers the last value of a repeated key.
   const out = new Map<string, string>();
@@ -178,8 +183,8 @@ function formText(body: Buffer): string {
 
 /** A request body: its form fields, and (multipart only) its files, apart as Django keeps them. */
 interface ParsedBody {
-  fields: Map<string, string>;
-  files: Map<string, UploadedFile[]>;
+  fields: ReadonlyMap<string, string>;
+  files: ReadonlyMap<string, UploadedFile[]>;
 }
 
 /**
@@ -213,8 +218,8 @@ function partsDeclaringType(body: Buffer | string, contentType: string): boolean
 }
 
 async function parseBody(req: RawRequest): Promise<ParsedBody> {
+  if (req.body === undefined || req.body.length === 0) return { fields: NO_PARAMS, files: NO_FILES };
   const files = new Map<string, UploadedFile[]>();
-  if (req.body === undefined || req.body.length === 0) return { fields: new Map(), files };
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
     return { fields: toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body))), files };
@@ -252,7 +257,7 @@ async function parseBody(req: RawRequest): Promise<ParsedBody> {
     return { fields, files };
   }
   // Zulip never reads JSON (or any other) bodies on API endpoints: parameters look missing.
-  return { fields: new Map(), files };
+  return { fields: NO_PARAMS, files: NO_FILES };
 }
 
 export interface DispatchOptions {
@@ -456,7 +461,7 @@ async function dispatch(
 ): Promise<RawResponse> {
   const queryStart = req.url.indexOf('?');
   const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
-  const query = queryStart < 0 ? new Map<string, string>() : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
+  const query = queryStart < 0 ? NO_PARAMS : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
   const matched = matchUrl(tables, req.url);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const { entry } = matched;
@@ -466,7 +471,7 @@ async function dispatch(
     return { status: 204, headers: { allow: [...entry.allowed].sort().join(', ') }, body: '' };
   }
   const parsed: ParsedBody =
-    method === 'GET' || method === 'HEAD' ? { fields: new Map<string, string>(), files: new Map() } : await parseBody(req);
+    method === 'GET' || method === 'HEAD' ? { fields: NO_PARAMS, files: NO_FILES } : await parseBody(req);
   const body = parsed.fields;
   // Legacy method override: a POST form field `method` picks the handler, compared as sent
   // (Django's method names are upper case, so `patch` matches nothing and answers 405).
@@ -535,6 +540,7 @@ async function dispatch(
   // A successful login clears the username's record.
   if (passwordKey) limiter!.clear(passwordKey);
   if (fields instanceof RawReply) return fields.response;
+  if (body.size === 0 && query.size === 0) return successResponse(fields, NONE_IGNORED);
   const ignored = new Set<string>();
   for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
   for (const k of query.keys()) if (!used.has(k)) ignored.add(k);

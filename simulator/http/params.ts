@@ -140,10 +140,10 @@ export function trimmedNonBlank(maxLength?: number): (value: unknown, name: stri
 export interface RawParams {
   /** Path parameters by name (already matched). */
   path: Readonly<Record<string, string>>;
-  query: Map<string, string>;
-  body: Map<string, string>;
+  query: ReadonlyMap<string, string>;
+  body: ReadonlyMap<string, string>;
   /** The file parts of a multipart body, by field name, in the order sent. */
-  files?: Map<string, UploadedFile[]>;
+  files?: ReadonlyMap<string, UploadedFile[]>;
 }
 
 /** A file parameter's value: see ParamType `file`. */

@@ -32,6 +32,15 @@ describe('HTTP server', () => {
     expect(viaHttp).toEqual(inProcess.body);
   });
 
+  it('sends text beyond ASCII whole, its Content-Length counting bytes', async () => {
+    const content = 'naïve café 🐙 — 日本語';
+    const sent = await s.request({ method: 'POST', path: '/api/v1/messages', as: ID.hamlet, body: { type: 'stream', to: 'Denmark', topic: 'ünïcode', content } });
+    const res = await fetch(`${server.url}/messages/${sent.body.id}?apply_markdown=false`, { headers: { authorization: hamletAuth } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ result: 'success', message: { content, subject: 'ünïcode' } });
+  });
+
   it('reads form-encoded and multipart POST bodies', async () => {
     const form = new URLSearchParams({ subscriptions: JSON.stringify([{ name: 'Venice' }]) });
     const a = await fetch(`${server.url}/users/me/subscriptions`, { method: 'POST', headers: { authorization: hamletAuth }, body: form });
