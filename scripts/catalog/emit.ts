@@ -28,6 +28,11 @@ export type OutFile =
       value: unknown;
       /** Assemble from the already stringified items (lists, bundle) instead of stringifying again. */
       compose?: boolean;
+      /**
+       * The value is in no other output file, so the writer need not look at it before its turn
+       * (search.json: its value is built on first access, see lazyJson).
+       */
+      alone?: boolean;
     }
   /**
    * Text is rendered when written, in pieces. A `{ include }` piece stands for the whole text of
@@ -99,12 +104,14 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   json('status.json', 'status', status(c, opts, { services, sectors, areas, insights, faqs, pages }));
   json('index.json', 'index', index(c, { services, sectors, areas, insights, faqs, pages }));
   json('openapi.json', null, openapiDocument(c));
-  const searchDocs = searchDocuments(c);
-  json('search.json', 'search', {
-    api_version: API_VERSION, url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'search.json'),
-    engine: 'minisearch', kinds: [...SEARCH_KINDS], field_boost: { ...FIELD_BOOST }, document_count: searchDocs.length,
-    index: buildSearchIndex(searchDocs),
-  });
+  out.set(api('search.json'), lazyJson('search', () => {
+    const searchDocs = searchDocuments(c);
+    return {
+      api_version: API_VERSION, url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'search.json'),
+      engine: 'minisearch', kinds: [...SEARCH_KINDS], field_boost: { ...FIELD_BOOST }, document_count: searchDocs.length,
+      index: buildSearchIndex(searchDocs),
+    };
+  }));
   for (const rel of ['index.json', 'bundle.json', 'openapi.json', 'search.json']) mapJson(rel, c.updated);
 
   const text = (rel: string, render: () => Iterable<TextPiece>, compose = false): void =>
@@ -123,6 +130,31 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   const textFiles = [...out.entries()].filter(([, f]) => f.kind === 'text').map(([p]) => p);
   text('_headers', () => [formatHeadersFile(headerRules(textFiles))]);
   return out;
+}
+
+/**
+ * A JSON output whose value is built the first time it is read. The full build reads it while the
+ * writer threads are already compressing the files emitted before it (the output check or the
+ * writer gets to it first), instead of building it on the main thread while they wait. Assigning
+ * `value` (watch swaps in the last run's equal object) replaces it.
+ */
+function lazyJson(schema: string, build: () => unknown): OutFile {
+  let value: unknown;
+  let built = false;
+  return {
+    kind: 'json', schema, alone: true,
+    get value() {
+      if (!built) {
+        value = build();
+        built = true;
+      }
+      return value;
+    },
+    set value(v: unknown) {
+      value = v;
+      built = true;
+    },
+  };
 }
 
 function twinOutput(c: Catalog, d: CollectionDoc, memo?: TwinMemo): OutFile {

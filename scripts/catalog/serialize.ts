@@ -30,7 +30,9 @@ export async function writeOutputs(outputs: Outputs, sink: WriteSink, cache = ne
   const uses = new Map<object, number>();
   const use = (v: unknown): void => void (isObject(v) && uses.set(v, (uses.get(v) ?? 0) + 1));
   for (const [rel, out] of outputs) {
-    if (out.kind !== 'json') continue;
+    // A value in no other file is neither shared nor a part: reading it now would only build a
+    // lazy one (search.json) before its turn.
+    if (out.kind !== 'json' || out.alone) continue;
     if (out.compose) {
       for (const p of parts(out.value as Record<string, unknown>)) if (typeof p !== 'string') use(p.value);
     } else {
