@@ -36,9 +36,12 @@ export const ENCODINGS: readonly Encoding[] = [
  * arrived, whole or streamed): same bytes in, same twins out.
  *
  * - Below LARGE_FILE_BYTES (a detail file, a Markdown twin, a short list: what a browser or an
- *   agent fetches one by one, and most requests): brotli quality 5, gzip level 6 (zlib's
- *   default). Measured on the 1,000-document synthetic catalog, quality 5 takes 28% less time
- *   than 6 for 1.7% more bytes; gzip 6 takes 27% less than 9 for 0.3% more.
+ *   agent fetches one by one, and most requests): brotli quality 5, gzip level 5. Measured on
+ *   the 1,000-document synthetic catalog, quality 5 takes 28% less time than 6 for 1.7% more
+ *   bytes; gzip 5 takes 7–14% less time than 6 (zlib's default) for 0.1% more bytes. Brotli 4
+ *   was tried and left: 20–27% less brotli time, but 4.7% more bytes, which made the brotli
+ *   twins as a whole larger than the gzip ones (6.40 MB vs 6.37 MB), so the encoding servers
+ *   prefer would have been the worse one.
  * - From LARGE_FILE_BYTES up (the bundle, llms-full.txt, the search index, the long lists: tens
  *   to hundreds of MB on a large site, fetched rarely and whole): brotli quality 2 and gzip
  *   level 1, the "fast" end CDNs use when they compress on the fly (nginx's default
@@ -61,7 +64,7 @@ export interface TwinBand {
 
 const TEXT_MODE = { [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
 /** Node writes mtime 0 into the gzip header, so the bytes depend on the content alone. */
-const SMALL_BAND: TwinBand = { brotli: { ...TEXT_MODE, [zlib.constants.BROTLI_PARAM_QUALITY]: 5 }, sizeHint: true, gzip: { level: 6 } };
+const SMALL_BAND: TwinBand = { brotli: { ...TEXT_MODE, [zlib.constants.BROTLI_PARAM_QUALITY]: 5 }, sizeHint: true, gzip: { level: 5 } };
 const LARGE_BAND: TwinBand = { brotli: { ...TEXT_MODE, [zlib.constants.BROTLI_PARAM_QUALITY]: 2 }, sizeHint: false, gzip: { level: 1 } };
 
 const bandOf = (size: number): TwinBand => (size >= LARGE_FILE_BYTES ? LARGE_BAND : SMALL_BAND);

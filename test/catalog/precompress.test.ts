@@ -103,7 +103,7 @@ describe('precompressed twins', () => {
     expect(gunzipSync(gzBelow as Buffer).equals(below)).toBe(true);
     expect(brotliDecompressSync(brAbove as Buffer).equals(above)).toBe(true);
     expect(gunzipSync(gzAbove as Buffer).equals(above)).toBe(true);
-    // gzip's header records the level's speed: 0 (default level) below, 4 (fastest) from the threshold.
+    // gzip's header records the level's speed: 0 (a middle level) below, 4 (fastest) from the threshold.
     expect([gzBelow?.[8], gzAbove?.[8]]).toEqual([0, 4]);
   });
 
