@@ -105,7 +105,7 @@ export interface SimulatorOptions {
    * Default false: they get 403.
    */
   allowRemoteControl?: boolean;
-  /** How much the request journal keeps (default 1,000 requests, 64 MiB of bodies); false: nothing. */
+  /** How much the request journal keeps (default 1,000 requests, the bodies of as many of the newest as fit in 256 KiB); false: nothing. */
   journal?: Partial<JournalLimits> | false;
   /**
    * Rate limiting as Zulip does it (README: Rate limiting): true for Zulip's default rules, or

@@ -24,7 +24,7 @@ export interface SimulatorCommand {
 
 function usage({ invocation, seedSharedWith }: SimulatorCommand): string {
   const seedNote = seedSharedWith ? `, as ${seedSharedWith}` : '';
-  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [--journal N] [limits]
+  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [--journal N] [--journal-kib N] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -46,6 +46,9 @@ and API key.
   --state-interval S
                   seconds between saves of --state [${DEFAULT_STATE_INTERVAL_S}]; a crash loses at most this
   --journal N     requests the control API's journal keeps [${DEFAULT_JOURNAL_LIMITS.maxEntries}]; 0 keeps none
+  --journal-kib N KiB of their bodies it keeps, the newest first [${DEFAULT_JOURNAL_LIMITS.maxBodyBytes / 1024}]; older
+                  entries say their body was dropped (a large budget costs every request
+                  garbage-collector work)
   -h, --help      this text
 
 Limits (defaults in brackets):
@@ -71,6 +74,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     state: { type: 'string' },
     'state-interval': { type: 'string' },
     journal: { type: 'string' },
+    'journal-kib': { type: 'string' },
     'max-body-mib': { type: 'string' },
     'max-multipart-mib': { type: 'string' },
     'header-timeout': { type: 'string' },
@@ -99,6 +103,16 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
   if (journalEntries !== undefined && (values.journal!.trim() === '' || !Number.isInteger(journalEntries) || journalEntries < 0)) {
     usageError(`--journal must be a whole number of requests (0 keeps none), got "${values.journal}"`, USAGE);
   }
+  const journalKib = values['journal-kib'] === undefined ? undefined : Number(values['journal-kib']);
+  if (journalKib !== undefined && (values['journal-kib']!.trim() === '' || !Number.isInteger(journalKib) || journalKib < 0)) {
+    usageError(`--journal-kib must be a whole number of KiB (0 keeps only the newest entry's bodies), got "${values['journal-kib']}"`, USAGE);
+  }
+  const journal =
+    journalEntries === 0
+      ? false
+      : journalEntries === undefined && journalKib === undefined
+        ? undefined
+        : { ...(journalEntries !== undefined ? { maxEntries: journalEntries } : {}), ...(journalKib !== undefined ? { maxBodyBytes: journalKib * 1024 } : {}) };
 
   const realmUrl = values['realm-url'];
   if (realmUrl !== undefined) {
@@ -119,7 +133,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       allowRemoteControl: values['allow-remote-control'],
       ...(values['rate-limit'] ? { rateLimit: true } : {}),
       ...(realmUrl !== undefined ? { realmUrl } : {}),
-      ...(journalEntries !== undefined ? { journal: journalEntries === 0 ? false : { maxEntries: journalEntries } } : {}),
+      ...(journal !== undefined ? { journal } : {}),
       // Before the port opens: no request sees the fixture's state when a file holds another.
       beforeListen: (simulator) => {
         if (stateFile === undefined) return;

@@ -302,7 +302,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     path: '/journal',
     operationId: 'getJournal',
     summary: 'The request journal',
-    description: 'Every request to the API and its response, in arrival order (control requests are not journaled). The journal keeps the latest 1,000 requests (by default) and 64 MiB of bodies, each body up to 1 MiB.',
+    description: 'Every request to the API and its response, in arrival order (control requests are not journaled). The journal keeps the latest 1,000 requests (by default) and 256 KiB of their bodies (by default), each body up to 1 MiB: past that budget the oldest entries keep everything but their bodies, marked `body_dropped` (the newest entry always keeps its own).',
     query: [
       { name: 'route', description: 'Only this route: `METHOD /pattern` as the route table writes it (`POST /messages`), or `/pattern` for every method.', schema: { type: 'string' } },
       { name: 'user', description: 'Only requests authenticated as this user: id or email.', schema: { type: 'string' } },

@@ -125,5 +125,8 @@ describe('npm run simulator -- --help', () => {
     const journal = await run(['--journal', '2.5']);
     expect(journal.code).toBe(2);
     expect(journal.stderr).toContain('--journal must be a whole number of requests (0 keeps none), got "2.5"');
+    const journalKib = await run(['--journal-kib', 'lots']);
+    expect(journalKib.code).toBe(2);
+    expect(journalKib.stderr).toContain('--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "lots"');
   });
 });

@@ -238,6 +238,10 @@ export interface RecordedBody {
    * The body was longer than the journal keeps (1 MiB).
    */
   body_truncated: boolean;
+  /**
+   * The journal dropped this body to stay within its byte budget for bodies (256 KiB by default; the oldest go first, the newest entry keeps its own): `body` is empty, the rest of the entry stays.
+   */
+  body_dropped: boolean;
 }
 /**
  * This interface was referenced by `Control`'s JSON-Schema

@@ -2,8 +2,9 @@
  * The request journal (simulator/control/journal.ts): every request to the API and its answer,
  * in arrival order, filterable by route, user and status; in-process and at GET /__simulator/journal.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createJournal, MAX_RECORDED_BODY_BYTES } from '../../../simulator/control/journal.ts';
+import { createJournal, DEFAULT_JOURNAL_LIMITS, MAX_RECORDED_BODY_BYTES } from '../../../simulator/control/journal.ts';
 import { CONTROL_PREFIX, createSimulator, fixedClock, type Simulator } from '../../../simulator/index.ts';
 
 const T = 1_700_200_000;
@@ -73,7 +74,7 @@ describe('what the journal records', () => {
     expect(s.journal.entries().map((e) => e.route)).toEqual(['POST /register', 'GET /events', 'POST /messages']);
   });
 
-  it('keeps file bytes as Base64, cuts bodies past 1 MiB, and forgets the oldest past its limits', async () => {
+  it('keeps file bytes as Base64, cuts bodies past 1 MiB, forgets the oldest entries past its limit and drops the oldest bodies past its budget', async () => {
     const journal = createJournal({ maxEntries: 2 });
     const request = (body: string | Buffer) => journal.begin({ method: 'POST', url: '/api/v1/x', headers: {}, body });
     const binary = request(Buffer.from([0xff, 0x00, 0x01]));
@@ -88,7 +89,10 @@ describe('what the journal records', () => {
     const small = createJournal({ maxBodyBytes: 10 });
     small.begin({ method: 'POST', url: '/a', headers: {}, body: '12345678' });
     small.begin({ method: 'POST', url: '/b', headers: {}, body: '12345678' });
-    expect(small.entries().map((e) => e.url)).toEqual(['/b']);
+    expect(small.entries().map((e) => [e.url, e.request.body, e.request.body_dropped])).toEqual([
+      ['/a', '', true],
+      ['/b', '12345678', false],
+    ]);
   });
 
   it('keeps the newest entries however many went before, and an evicted one finishing counts no bytes', () => {
@@ -99,7 +103,12 @@ describe('what the journal records', () => {
     journal.finish(begun[0]!, {}, { status: 200, headers: {}, body: '0123456789' });
     expect(journal.entries().map((e) => e.seq)).toEqual([8, 9, 10]);
     journal.finish(begun[9]!, {}, { status: 200, headers: {}, body: '012345678' });
-    expect(journal.entries().map((e) => e.seq)).toEqual([10]);
+    // Eleven bytes of bodies: 8's and 9's went, oldest first; the entries stay.
+    expect(journal.entries().map((e) => [e.seq, e.request.body, e.request.body_dropped])).toEqual([
+      [8, '', true],
+      [9, '', true],
+      [10, 'ab', false],
+    ]);
     journal.clear();
     journal.begin({ method: 'GET', url: '/after', headers: {} });
     expect(journal.entries().map((e) => [e.seq, e.url])).toEqual([[11, '/after']]);
@@ -143,6 +152,83 @@ describe('what the journal records', () => {
     const quiet = fresh({ journal: false });
     await send(quiet, 'hamlet@zulip.com', 't', 'unrecorded');
     expect(quiet.journal.entries()).toEqual([]);
+  });
+});
+
+describe('the byte budget for bodies', () => {
+  it('by default keeps every request of a session but only the newest 256 KiB of bodies, saying which were dropped', async () => {
+    expect(DEFAULT_JOURNAL_LIMITS.maxBodyBytes).toBe(256 * 1024);
+    const s = fresh();
+    // Each /register answer (the whole initial state) weighs tens of KB: enough of them pass the budget.
+    for (let i = 0; i < 12; i++) await s.request({ method: 'POST', path: '/api/v1/register', as: 'hamlet@zulip.com' });
+    await send(s, 'hamlet@zulip.com', 'after', 'the registers');
+    const entries = s.journal.entries();
+    expect(entries).toHaveLength(13);
+    const oldest = entries[0]!;
+    expect(oldest).toMatchObject({ seq: 1, route: 'POST /register', user_email: 'hamlet@zulip.com', outcome: 'answered' });
+    expect(oldest.response).toMatchObject({ status: 200, headers: { 'content-type': 'application/json' }, body: '', body_dropped: true, body_truncated: false });
+    const kept = entries.filter((e) => !e.response!.body_dropped);
+    const bodyBytes = kept.reduce((sum, e) => sum + e.request.body.length + e.response!.body.length, 0);
+    expect(bodyBytes).toBeLessThanOrEqual(256 * 1024);
+    // The dropped ones are the oldest; the newest keep theirs whole.
+    expect(entries.map((e) => e.response!.body_dropped)).toEqual([...entries.map(() => true).slice(0, 13 - kept.length), ...kept.map(() => false)]);
+    expect(entries.at(-1)!.request.body).toBe('type=stream&to=Denmark&topic=after&content=the+registers');
+    expect(JSON.parse(kept[0]!.response!.body)).toMatchObject({ result: 'success', queue_id: expect.any(String) });
+  });
+
+  it('always keeps the newest entry\'s bodies, and a poll answered after its bodies went keeps none', async () => {
+    const journal = createJournal({ maxBodyBytes: 4 });
+    const parked = journal.begin({ method: 'POST', url: '/poll', headers: {}, body: 'abc' });
+    journal.begin({ method: 'POST', url: '/big', headers: {}, body: '0123456789' });
+    expect(journal.entries().map((e) => [e.url, e.request.body, e.request.body_dropped])).toEqual([
+      ['/poll', '', true],
+      ['/big', '0123456789', false],
+    ]);
+    journal.finish(parked, {}, { status: 200, headers: {}, body: 'late' });
+    expect(journal.entries()[0]!.response).toMatchObject({ status: 200, body: '', body_dropped: true });
+    // Nothing to drop: a GET without a body does not say it lost one.
+    journal.begin({ method: 'GET', url: '/empty', headers: {} });
+    journal.begin({ method: 'GET', url: '/last', headers: {} });
+    expect(journal.entries().map((e) => [e.url, e.request.body_dropped])).toEqual([
+      ['/poll', true],
+      ['/big', true],
+      ['/empty', false],
+      ['/last', false],
+    ]);
+  });
+
+  it('keeps bodies whole and newest first within the budget, whatever the sizes (property)', () => {
+    const exchange = fc.record({ request: fc.nat(40), response: fc.option(fc.nat(40), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.nat(100), fc.array(exchange, { maxLength: 30 }), (budget, exchanges) => {
+        const journal = createJournal({ maxBodyBytes: budget });
+        for (const [i, x] of exchanges.entries()) {
+          const entry = journal.begin({ method: 'POST', url: `/${i}`, headers: {}, body: 'q'.repeat(x.request) });
+          if (x.response !== undefined) journal.finish(entry, {}, { status: 200, headers: {}, body: 'r'.repeat(x.response) });
+        }
+        const entries = journal.entries();
+        expect(entries).toHaveLength(exchanges.length);
+        let keptBytes = 0;
+        let lastDropped = -1;
+        for (const [i, e] of entries.entries()) {
+          const x = exchanges[i]!;
+          for (const [body, length] of [[e.request, x.request], [e.response, x.response ?? 0]] as const) {
+            if (body === null) continue;
+            if (body.body_dropped) lastDropped = i;
+            else keptBytes += body.body.length;
+            expect(body.body).toBe(body.body_dropped ? '' : (body === e.request ? 'q' : 'r').repeat(length));
+            expect(body.body_dropped && length === 0).toBe(false);
+          }
+        }
+        // Every body older than the youngest dropped one is dropped too.
+        for (const [i, e] of entries.slice(0, Math.max(lastDropped, 0)).entries()) {
+          expect([e.request.body, e.response?.body ?? ''], `entry ${i}`).toEqual(['', '']);
+        }
+        // Within the budget, unless all that is kept is the newest entry's.
+        const newestOnly = entries.slice(0, -1).every((e) => e.request.body === '' && (e.response?.body ?? '') === '');
+        expect(keptBytes <= budget || newestOnly).toBe(true);
+      }),
+    );
   });
 });
 
