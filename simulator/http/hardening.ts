@@ -14,7 +14,10 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** Time a client has to send the whole request, body included (slow bodies are answered 408). */
   requestTimeoutMs: number;
-  /** Silence allowed on a connection with a request in progress (held long-polls are exempt). */
+  /**
+   * Silence allowed while the client owes the server something: the rest of a request body, or
+   * reading the answer (a request waiting for its answer, e.g. a held long-poll, is exempt).
+   */
   idleTimeoutMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number;
@@ -124,7 +127,6 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
     },
     (req, res) => track(req, res, listener),
   );
-  server.timeout = limits.idleTimeoutMs;
   const { checkContinue } = options;
   if (checkContinue) server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => track(req, res, checkContinue));
 
@@ -169,19 +171,35 @@ export function createHardenedServer(listener: RequestListener, options: Hardeni
     lingeringClose(socket, options.refusal(status, message), failedOnHead(error));
   });
 
-  // The idle timeout is the client's: a body that stopped coming (408), a keep-alive connection
-  // left idle, an answer the client does not read. While a whole request waits for its answer
-  // (a slow route, a long-poll), the silence is the server's and the connection stays: held
-  // requests need no timer change of their own (one per poll cost more than this check).
-  server.on('timeout', (socket: Socket) => {
-    const res = owedBy(socket);
-    const req = res?.req;
-    if (res && req && !res.headersSent && !lingering.has(socket)) {
-      if (!req.complete) lingeringClose(socket, options.refusal(408, 'Request timeout: the body stopped coming'));
-      return;
+  // The idle timeout is the client's: a body that stopped coming (408), an answer the client does
+  // not read (the connection is dropped). While a whole request waits for its answer (a slow
+  // route, a long-poll) the silence is the server's, and idle keep-alive connections are node's
+  // (keepAliveTimeout). node's own idle timer (server.timeout) would be re-armed on every request
+  // and refreshed on every read and write; one sweep over the connections instead costs nothing
+  // per request, and catches a silence between idleTimeoutMs and idleTimeoutMs + 2 sweeps.
+  const progress = new WeakMap<Socket, { bytes: number; since: number }>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const socket of accepted) {
+      const res = owedBy(socket);
+      const req = res?.req;
+      // Owed by the client: the body (request not complete) or reading the answer (headers out, not finished).
+      if (!res || !req || lingering.has(socket) || (req.complete && !res.headersSent)) {
+        progress.delete(socket);
+        continue;
+      }
+      const bytes = socket.bytesRead + socket.bytesWritten;
+      const seen = progress.get(socket);
+      if (seen === undefined || seen.bytes !== bytes) progress.set(socket, { bytes, since: now });
+      else if (now - seen.since >= limits.idleTimeoutMs) {
+        progress.delete(socket);
+        if (res.headersSent) socket.destroy();
+        else lingeringClose(socket, options.refusal(408, 'Request timeout: the body stopped coming'));
+      }
     }
-    socket.destroy();
-  });
+  }, Math.max(10, Math.min(1_000, limits.idleTimeoutMs / 4)));
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
 
   function track(req: IncomingMessage, res: ServerResponse, handler: RequestListener): void {
     const socket = req.socket;

@@ -4,7 +4,7 @@
  * because fetch() cannot send these requests or see how the connection ends.
  */
 import { request as httpRequest } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChatError } from '../../simulator/engine/errors.ts';
 import { createDispatcher } from '../../simulator/http/dispatch.ts';
@@ -44,6 +44,14 @@ const testRoutes: Route[] = [
           resolve({ events: [], ended_early: true });
         });
       }),
+  },
+  {
+    method: 'GET',
+    path: '/test_big',
+    auth: 'none',
+    params: [],
+    // Far more than the kernel buffers of both ends hold: a client that does not read blocks it.
+    handler: () => ({ big: 'x'.repeat(16 * MiB) }),
   },
   {
     method: 'GET',
@@ -247,6 +255,23 @@ describe('slow clients', () => {
     expect([held.status, await held.json()]).toEqual([200, { result: 'success', msg: '', events: [], ended_early: false }]);
     const slow = await fetch(`http://127.0.0.1:${port}/api/v1/test_slow?ms=900`);
     expect([slow.status, await slow.json()]).toEqual([200, { result: 'success', msg: '', slow: true }]);
+  });
+
+  it('a client that does not read its answer loses the connection after the idle timeout', async () => {
+    const { port, sockets } = await start({ limits: { idleTimeoutMs: 300, keepAliveTimeoutMs: 60_000 } });
+    const client = connect(port, '127.0.0.1', () => client.write('GET /api/v1/test_big HTTP/1.1\r\nHost: test\r\n\r\n'));
+    client.pause();
+    while (sockets.length < 1 || !sockets[0]!.destroyed) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Reading now gets what the buffers held, then the end: not the whole answer.
+    let received = 0;
+    await new Promise<void>((resolve) => {
+      client.on('data', (chunk: Buffer) => (received += chunk.length));
+      client.on('close', () => resolve());
+      client.on('error', () => {});
+      client.resume();
+    });
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(16 * MiB);
   });
 
   it('past the connection cap, a new connection is answered 503 with Retry-After and the envelope', async () => {
