@@ -135,10 +135,11 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
           req.socket.destroy();
           return;
         }
-        // Encoded once: its length is then known without a second pass over the text.
-        const payload = out.bytes ?? Buffer.from(out.body);
-        // An explicit length keeps responses un-chunked (cheaper for keep-alive clients).
-        const length = out.headers['content-length'] ?? String(payload.length);
+        // An explicit length keeps responses un-chunked (cheaper for keep-alive clients). Text is
+        // handed to node as text: it writes head and body as one string, with no Buffer made for
+        // the body and one chunk for the socket instead of two.
+        const payload = out.bytes ?? out.body;
+        const length = out.headers['content-length'] ?? String(out.bytes ? out.bytes.length : Buffer.byteLength(out.body));
         res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(payload);
       })
       .catch((error: unknown) => {
