@@ -1,6 +1,7 @@
-/** The parts of `npm run bench:sim` whose mistakes would bend every figure: the floor, the statistics, the case selection. */
+/** The parts of `npm run bench:sim` whose mistakes would bend every figure: the floor, the statistics, the case selection, the GC pauses. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pausedWithin, recordGcPauses, summarizeGcPauses, takeGcPauses } from '../../scripts/bench/harness/gc-pauses.ts';
 import { bottleneck } from '../../scripts/bench/harness/load.ts';
 import { median, percentile } from '../../scripts/bench/harness/stats.ts';
 import { benchCases, selectCases } from '../../scripts/bench/sim/cases.ts';
@@ -24,6 +25,42 @@ describe('the floor server', () => {
       expect(await refused.json()).toMatchObject({ result: 'error', code: 'UNAUTHORIZED' });
     }
     floor.close();
+  });
+});
+
+describe('garbage-collector pauses', () => {
+  it('records the pauses between record and take, on the epoch clock, and nothing after', async () => {
+    const from = Date.now();
+    recordGcPauses();
+    // Enough short-lived garbage to fill the young generation several times.
+    let kept = 0;
+    for (let i = 0; i < 200_000; i++) kept += new Array(64).fill(i).length;
+    await new Promise((resolve) => setImmediate(resolve));
+    const pauses = takeGcPauses();
+    const to = Date.now();
+    expect(kept).toBe(200_000 * 64);
+    expect(pauses.some((p) => p.kind === 'minor')).toBe(true);
+    for (const p of pauses) {
+      expect(p.at).toBeGreaterThanOrEqual(from - 1);
+      expect(p.at + p.ms).toBeLessThanOrEqual(to + 1);
+    }
+    for (let i = 0; i < 200_000; i++) kept += new Array(64).length;
+    expect(takeGcPauses()).toEqual([]);
+  });
+
+  it('summarises pauses by kind and tells whether one overlaps a span', () => {
+    const pauses = [
+      { at: 1000, ms: 2, kind: 'minor' as const },
+      { at: 1010, ms: 4, kind: 'minor' as const },
+      { at: 1020, ms: 30, kind: 'major' as const },
+    ];
+    expect(summarizeGcPauses(pauses, percentile)).toEqual({
+      count: 3,
+      totalMs: 36,
+      kinds: { minor: { count: 2, p50: 2, p99: 4, max: 4 }, major: { count: 1, p50: 30, p99: 30, max: 30 } },
+    });
+    expect([pausedWithin(pauses, 1002, 1010), pausedWithin(pauses, 1001, 1003), pausedWithin(pauses, 1013, 1015), pausedWithin(pauses, 1049, 1060)]).toEqual([false, true, true, true]);
+    expect(pausedWithin(pauses, 1050, 1060)).toBe(false);
   });
 });
 

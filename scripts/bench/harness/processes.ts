@@ -2,9 +2,10 @@
  * Benchmark servers as child processes of their own, pinned to a core, driven over IPC: the
  * parent starts one (the benchmark script itself, in a child mode), waits for it to say it is
  * ready, and calls it by name (`cpu`, `memory`, or anything the child answers). The child side
- * is `answerCalls`, which knows `cpu` and `memory` already.
+ * is `answerCalls`, which knows `cpu`, `memory`, `gc-record` and `gc-pauses` (gc-pauses.ts) already.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { recordGcPauses, takeGcPauses } from './gc-pauses.ts';
 import { pinToCore } from './machine.ts';
 
 interface CallMessage {
@@ -102,6 +103,8 @@ export function answerCalls(info: unknown, handlers: CallHandlers = {}): void {
       return (u.user + u.system) / 1000;
     },
     memory: () => memoryNow(),
+    'gc-record': () => recordGcPauses(),
+    'gc-pauses': () => takeGcPauses(),
     ...handlers,
   };
   process.on('message', (m: CallMessage) => {

@@ -30,6 +30,8 @@ export interface ProbeResult {
   p50: number;
   p99: number;
   sendP50: number;
+  /** Each message: when its send was written (ms since the epoch) and its deliveries after that, ms. */
+  timelines: { sentAt: number; deliveries: number[]; /** From the send being asked for to its request written, ms (this client's own work). */ building: number }[];
 }
 
 export interface Received {
@@ -49,8 +51,11 @@ export async function runPoller(port: number): Promise<void> {
   /** GET /events answers received, and the message events they carried. */
   const received: Received = { answers: 0, messageEvents: 0 };
 
-  /** One request; `at`: when its answer had fully arrived (before this process read it). */
-  function call(method: string, path: string, auth: string, form?: Record<string, string>): Promise<{ status: number; body: any; at: number }> {
+  /**
+   * One request; `at`: when its answer had fully arrived (before this process read it).
+   * `writing` is called just before the request is handed to its socket, its body already built.
+   */
+  function call(method: string, path: string, auth: string, form?: Record<string, string>, writing?: () => void): Promise<{ status: number; body: any; at: number }> {
     const body = form ? new URLSearchParams(form).toString() : undefined;
     return new Promise((resolve, reject) => {
       const req = http.request(
@@ -75,6 +80,7 @@ export async function runPoller(port: number): Promise<void> {
         },
       );
       req.on('error', reject);
+      writing?.();
       req.end(body);
     });
   }
@@ -135,16 +141,27 @@ export async function runPoller(port: number): Promise<void> {
         const auth = basic(sender);
         const deliveries: number[] = [];
         const sends: number[] = [];
+        const timelines: ProbeResult['timelines'] = [];
         for (let i = 0; i < messages; i++) {
           let arrived = 0;
           let done: () => void = () => {};
           const all = new Promise<void>((resolve) => (done = resolve));
-          const started = performance.now();
+          // Set as the request is written: building it is this client's work, not the server's.
+          let started = Number.NaN;
+          const asked = performance.now();
+          const timeline: ProbeResult['timelines'][number] = { sentAt: Number.NaN, deliveries: [], building: 0 };
+          timelines.push(timeline);
           onMessage = (at) => {
             deliveries.push(at - started);
+            timeline.deliveries.push(at - started);
             if (++arrived === expect) done();
           };
-          const res = await call('POST', '/api/v1/messages', auth, { type: 'stream', to: channel, topic: 'probe', content: `probe ${i}` });
+          const form = { type: 'stream', to: channel, topic: 'probe', content: `probe ${i}` };
+          const res = await call('POST', '/api/v1/messages', auth, form, () => {
+            started = performance.now();
+            timeline.building = started - asked;
+            timeline.sentAt = performance.timeOrigin + started;
+          });
           sends.push(performance.now() - started);
           if (res.status !== 200) throw new Error(`POST /messages: ${JSON.stringify(res.body)}`);
           const timeout = setTimeout(done, 1000);
@@ -153,7 +170,7 @@ export async function runPoller(port: number): Promise<void> {
           onMessage = null;
           if (arrived < expect) throw new Error(`message ${i} reached ${arrived} of ${expect} queues within a second`);
         }
-        return { deliveries, sends, p50: percentile(deliveries, 50), p99: percentile(deliveries, 99), sendP50: median(sends) } satisfies ProbeResult;
+        return { deliveries, sends, p50: percentile(deliveries, 50), p99: percentile(deliveries, 99), sendP50: median(sends), timelines } satisfies ProbeResult;
       },
       failures: () => failures,
       received: () => ({ ...received }),

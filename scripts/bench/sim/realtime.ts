@@ -8,9 +8,10 @@
  * open queues cost by being there), and to their channel (each message also answers ten polls,
  * which poll again). The clients run in a process of their own (poller.ts), on the generator's core.
  */
+import { pausedWithin, summarizeGcPauses, type GcPause, type GcSummary } from '../harness/gc-pauses.ts';
 import { alternate, measureLoad, type LoadRun } from '../harness/load.ts';
 import { startChild, type ChildServer } from '../harness/processes.ts';
-import { median } from '../harness/stats.ts';
+import { median, percentile } from '../harness/stats.ts';
 import { startSimulator, type BenchContext, type SimChild } from './context.ts';
 import type { ProbeResult, Received } from './poller.ts';
 import { BENCH_CHANNEL, type SimInfo } from './simulator-child.ts';
@@ -30,6 +31,17 @@ export interface LatencyResult {
   sendP50: number;
   /** Server CPU per probe message, µs: its send, its deliveries and the polls renewed after them. */
   serverUsPerMessage: number;
+  /** Collector pauses during the probe, in the simulator and in the polling clients' process. */
+  gc: { simulator: GcSummary; poller: GcSummary };
+  /**
+   * The slowest deliveries (above p95) and what overlapped them: a pause in the simulator, in the
+   * clients' process, or neither.
+   */
+  slow: { above: number; deliveries: number; simulatorPaused: number; pollerPaused: number; neither: number };
+  /** Every delivery whose span overlapped no pause in either process: how many, their p50 / p99, ms. */
+  unpaused: { deliveries: number; p50: number; p99: number };
+  /** The client's time to build a send before writing it (not counted in the latency), p50 / p99, ms. */
+  building: { p50: number; p99: number };
 }
 
 export interface QueuesResult {
@@ -88,8 +100,26 @@ async function waitParked(sim: SimChild, count: number): Promise<void> {
 
 async function probe(ctx: BenchContext, poller: Poller, sim: SimChild, name: string, title: string, queues: number): Promise<LatencyResult> {
   const cpuBefore = await sim.cpuMs();
+  await Promise.all([sim.call('gc-record'), poller.call('gc-record')]);
   const result = await poller.call<ProbeResult>('probe', { sender: account(sim.info, SENDER), channel: BENCH_CHANNEL, messages: ctx.probes, expect: 10 });
+  const [simPauses, pollerPauses] = await Promise.all([sim.call<GcPause[]>('gc-pauses'), poller.call<GcPause[]>('gc-pauses')]);
   const cpuMs = (await sim.cpuMs()) - cpuBefore;
+  const above = percentile(result.deliveries, 95);
+  const slow = { above, deliveries: 0, simulatorPaused: 0, pollerPaused: 0, neither: 0 };
+  const unpaused: number[] = [];
+  for (const t of result.timelines) {
+    for (const d of t.deliveries) {
+      if (!pausedWithin(simPauses, t.sentAt, t.sentAt + d) && !pausedWithin(pollerPauses, t.sentAt, t.sentAt + d)) unpaused.push(d);
+      if (d <= above) continue;
+      slow.deliveries++;
+      const inSim = pausedWithin(simPauses, t.sentAt, t.sentAt + d);
+      const inPoller = pausedWithin(pollerPauses, t.sentAt, t.sentAt + d);
+      if (inSim) slow.simulatorPaused++;
+      if (inPoller) slow.pollerPaused++;
+      if (!inSim && !inPoller) slow.neither++;
+    }
+  }
+  const building = result.timelines.map((t) => t.building);
   return {
     kind: 'latency',
     name,
@@ -101,6 +131,10 @@ async function probe(ctx: BenchContext, poller: Poller, sim: SimChild, name: str
     p99: result.p99,
     sendP50: result.sendP50,
     serverUsPerMessage: (cpuMs * 1000) / ctx.probes,
+    gc: { simulator: summarizeGcPauses(simPauses, percentile), poller: summarizeGcPauses(pollerPauses, percentile) },
+    slow,
+    unpaused: { deliveries: unpaused.length, p50: percentile(unpaused, 50), p99: percentile(unpaused, 99) },
+    building: { p50: percentile(building, 50), p99: percentile(building, 99) },
   };
 }
 

@@ -1,9 +1,27 @@
 /** The table `npm run bench:sim` prints, and the verdict of each figure against its target. */
+import type { GcSummary } from '../harness/gc-pauses.ts';
 import { describeLoad, type MachineCheck, type MachineInfo, type MachineLoad, type Placement } from '../harness/machine.ts';
 import { SATURATED } from '../harness/load.ts';
 import { bytes, kilo, ms, pct, times } from '../harness/stats.ts';
 import type { CaseResult } from './cases.ts';
+import type { LatencyResult } from './realtime.ts';
 import type { ThroughputResult } from './throughput.ts';
+
+function gcSummaryLine(g: GcSummary): string {
+  const kinds = Object.entries(g.kinds).map(([kind, k]) => `${k.count} ${kind} (p50 ${ms(k.p50)}, p99 ${ms(k.p99)}, max ${ms(k.max)})`);
+  return `${g.count} pauses, ${ms(g.totalMs)} in all${kinds.length ? `: ${kinds.join(', ')}` : ''}`;
+}
+
+/** The collector's pauses during a delivery probe, and what the slowest deliveries overlapped. */
+function gcLines(r: LatencyResult): string[] {
+  const s = r.slow;
+  return [
+    `  GC during the probe: simulator ${gcSummaryLine(r.gc.simulator)}; clients ${gcSummaryLine(r.gc.poller)}`,
+    `  the ${s.deliveries} deliveries over p95 (${ms(s.above)}): ${s.simulatorPaused} overlapped a simulator pause, ${s.pollerPaused} a clients' pause, ${s.neither} neither; ` +
+      `the ${r.unpaused.deliveries} that overlapped no pause: p50 ${ms(r.unpaused.p50)}, p99 ${ms(r.unpaused.p99)}; ` +
+      `building a send before writing it ${ms(r.building.p50)} p50, ${ms(r.building.p99)} p99 (not counted)`,
+  ];
+}
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
@@ -46,6 +64,7 @@ export function describeResult(r: CaseResult): string[] {
       return [
         `${r.title}: p50 ${ms(r.p50)}, p99 ${ms(r.p99)} over ${r.deliveries} deliveries of ${r.messages} messages; POST /messages p50 ${ms(r.sendP50)}; ` +
           `server CPU per message ${r.serverUsPerMessage.toFixed(0)} µs (its send, its deliveries, the polls renewed)`,
+        ...gcLines(r),
       ];
     case 'queues':
       return [
@@ -55,6 +74,7 @@ export function describeResult(r: CaseResult): string[] {
         `  CPU per send: ${r.withoutQueues.usPerRequest.toFixed(0)} µs without queues, ${r.idleQueues.usPerRequest.toFixed(0)} with them open, ${r.receivingQueues.usPerRequest.toFixed(0)} with ten receiving (their polls included: ` +
           `${r.receivingQueues.answersPerSend.toFixed(1)} GET /events answers per send, ${r.receivingQueues.usPerAnswer.toFixed(0)} µs each with its renewed poll)`,
         `  delivery among ${r.queues} parked polls: p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${r.latency.deliveries} deliveries); server CPU per message ${r.latency.serverUsPerMessage.toFixed(0)} µs (its send, ten deliveries, ten polls renewed)`,
+        ...gcLines(r.latency),
       ];
     case 'memory':
       return [
