@@ -43,3 +43,13 @@ export function positiveOf(flag: string, value: string, usage: string): number {
   if (value.trim() === '' || !Number.isFinite(number) || number <= 0) usageError(`${flag} must be a positive number, got "${value}"`, usage);
   return number;
 }
+
+/**
+ * A flag's value as a whole number, 0 included (counts and budgets where 0 means "none"); `unit`
+ * and `zero` say what it counts and what 0 does, for the usage error.
+ */
+export function wholeOf(flag: string, value: string, unit: string, zero: string, usage: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isInteger(number) || number < 0) usageError(`${flag} must be a whole number of ${unit} (0 ${zero}), got "${value}"`, usage);
+  return number;
+}

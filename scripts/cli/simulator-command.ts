@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { DEFAULT_JOURNAL_LIMITS } from '../../simulator/control/journal.ts';
 import { checkRealmUrl, DEFAULT_SEED, FixtureError } from '../../simulator/index.ts';
-import { parseCli, portOf, positiveOf, usageError } from './args.ts';
+import { parseCli, portOf, positiveOf, usageError, wholeOf } from './args.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './shutdown.ts';
 import { startSimulatorServer } from './simulator-server.ts';
 import { keepStateFile, loadStateFile, type StateKeeper } from './state-file.ts';
@@ -99,14 +99,9 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
   if (values['state-interval'] !== undefined && stateFile === undefined) usageError('--state-interval goes with --state FILE', USAGE);
   const stateIntervalMs = ms('--state-interval', values['state-interval']) ?? DEFAULT_STATE_INTERVAL_S * 1000;
 
-  const journalEntries = values.journal === undefined ? undefined : Number(values.journal);
-  if (journalEntries !== undefined && (values.journal!.trim() === '' || !Number.isInteger(journalEntries) || journalEntries < 0)) {
-    usageError(`--journal must be a whole number of requests (0 keeps none), got "${values.journal}"`, USAGE);
-  }
-  const journalKib = values['journal-kib'] === undefined ? undefined : Number(values['journal-kib']);
-  if (journalKib !== undefined && (values['journal-kib']!.trim() === '' || !Number.isInteger(journalKib) || journalKib < 0)) {
-    usageError(`--journal-kib must be a whole number of KiB (0 keeps only the newest entry's bodies), got "${values['journal-kib']}"`, USAGE);
-  }
+  const journalEntries = values.journal === undefined ? undefined : wholeOf('--journal', values.journal, 'requests', 'keeps none', USAGE);
+  const journalKib =
+    values['journal-kib'] === undefined ? undefined : wholeOf('--journal-kib', values['journal-kib'], 'KiB', "keeps only the newest entry's bodies", USAGE);
   const journal =
     journalEntries === 0
       ? false

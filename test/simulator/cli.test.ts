@@ -113,20 +113,19 @@ describe('npm run simulator -- --help', () => {
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toContain("Unknown option '--bogus'");
     expect(bogus.stderr).toContain('Usage: npm run simulator');
-    const port = await run(['--port', '70000']);
-    expect(port.code).toBe(2);
-    expect(port.stderr).toContain('--port must be an integer between 0 and 65535');
-    const realmUrl = await run(['--realm-url', 'example.com']);
-    expect(realmUrl.code).toBe(2);
-    expect(realmUrl.stderr).toContain('--realm-url must be an http(s) address without a path');
-    const limit = await run(['--max-body-mib', '0']);
-    expect(limit.code).toBe(2);
-    expect(limit.stderr).toContain('--max-body-mib must be a positive number, got "0"');
-    const journal = await run(['--journal', '2.5']);
-    expect(journal.code).toBe(2);
-    expect(journal.stderr).toContain('--journal must be a whole number of requests (0 keeps none), got "2.5"');
-    const journalKib = await run(['--journal-kib', 'lots']);
-    expect(journalKib.code).toBe(2);
-    expect(journalKib.stderr).toContain('--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "lots"');
+    const refusals: [string[], string][] = [
+      [['--port', '70000'], '--port must be an integer between 0 and 65535'],
+      [['--realm-url', 'example.com'], '--realm-url must be an http(s) address without a path'],
+      [['--max-body-mib', '0'], '--max-body-mib must be a positive number, got "0"'],
+      [['--journal', '2.5'], '--journal must be a whole number of requests (0 keeps none), got "2.5"'],
+      [['--journal', ' '], '--journal must be a whole number of requests (0 keeps none), got " "'],
+      [['--journal-kib', 'lots'], '--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "lots"'],
+      [['--journal-kib=-1'], '--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "-1"'],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await run(args);
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr, args.join(' ')).toContain(message);
+    }
   });
 });
