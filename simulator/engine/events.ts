@@ -4,6 +4,7 @@
  * adapted to each queue's options and capabilities. Effects stay canonical (modern shapes, `""`
  * topics, full avatar URLs): per-queue variants are made at delivery, as Tornado does.
  */
+import { sortedDistinct } from './id-lists.ts';
 import type { StoredMessage } from './messages/store.ts';
 
 export interface Effect {
@@ -46,5 +47,5 @@ export function outcome<T>(value: T, events: Effect[] = []): Outcome<T> {
 }
 
 export function effect(event: Effect['event'], users: Iterable<number>): Effect {
-  return { event, users: [...new Set(users)].sort((a, b) => a - b) };
+  return { event, users: sortedDistinct(users) };
 }

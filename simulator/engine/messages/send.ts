@@ -5,7 +5,7 @@ import { alertedUserIds } from '../alert-words.ts';
 import { claimAttachments, linkedUploadPaths } from '../attachments.ts';
 import { ChatError } from '../errors.ts';
 import { isUserInGroupSetting } from '../core.ts';
-import { outcome, type Effect, type Outcome } from '../events.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events.ts';
 import {
   commit,
   getStreamById,
@@ -530,10 +530,8 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
  */
 function messageEvent(message: StoredMessage, recipients: readonly number[], rows: Map<number, number>, checked: CheckedSend): Effect {
   const stream = checked.addressee.kind === 'stream' ? checked.addressee.stream : null;
-  // Recipients are already distinct and ascending, as effect() would make them: a copy will do.
   return {
-    event: { type: 'message' },
-    users: recipients.slice(),
+    ...effect({ type: 'message' }, recipients),
     message: {
       stored: message,
       flags: rows,

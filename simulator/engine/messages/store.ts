@@ -8,6 +8,7 @@
 // Per-user flags (Zulip's UserMessage rows) are kept per message as one packed number array,
 // `userId * FLAG_SPACE + flagBits`, sorted by user id: one 8-byte slot per recipient instead of an
 // object per row, which keeps a stored message well under 1 KB beyond its content.
+import { sortedDistinct } from '../id-lists.ts';
 
 /** Bit positions of the per-user message flags (Zulip's UserMessage.flags, the ones we model). */
 export const FLAG_BITS = {
@@ -139,14 +140,7 @@ export function createMessageStore(): MessageStore {
 }
 
 export function dmKey(userIds: Iterable<number>): string {
-  // Stored participant lists are already distinct and ascending (each send asks twice).
-  if (Array.isArray(userIds) && strictlyAscending(userIds)) return userIds.join(',');
-  return [...new Set(userIds)].sort((a, b) => a - b).join(',');
-}
-
-function strictlyAscending(ids: readonly number[]): boolean {
-  for (let i = 1; i < ids.length; i++) if (!(ids[i - 1]! < ids[i]!)) return false;
-  return true;
+  return sortedDistinct(userIds).join(',');
 }
 
 export function topicKey(topic: string): string {
