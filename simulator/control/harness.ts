@@ -4,7 +4,7 @@
  * recorded in the journal on the way (with the route and user dispatch found, and the fault that
  * acted on it, if any).
  */
-import type { Handle, RawRequest } from '../http/dispatch.ts';
+import { isPromise, type Handle, type RawRequest, type Soon } from '../http/dispatch.ts';
 import { internalErrorResponse, type RawResponse } from '../http/envelope.ts';
 import { isControlPath, MAX_CONTROL_BODY_BYTES } from './dispatch.ts';
 import type { Journal, JournalTrace } from './journal.ts';
@@ -23,25 +23,32 @@ export interface FrontDoor {
 }
 
 export function createFrontDoor({ api, control, livePage, journal, onUnexpectedError }: FrontDoor): Handle {
-  const handle: Handle = async (req) => {
-    if (isLivePagePath(req.url)) return livePage(req);
-    if (isControlPath(req.url)) {
-      try {
-        return await control(req);
-      } catch (error) {
-        onUnexpectedError(error, req);
-        return internalErrorResponse();
-      }
+  const answerApi = api.answer ?? api;
+  const controlled = async (req: RawRequest): Promise<RawResponse> => {
+    try {
+      return await control(req);
+    } catch (error) {
+      onUnexpectedError(error, req);
+      return internalErrorResponse();
     }
-    if (!journal) return api(req);
+  };
+  const answer = (req: RawRequest): Soon<RawResponse> => {
+    if (isLivePagePath(req.url)) return livePage(req);
+    if (isControlPath(req.url)) return controlled(req);
+    if (!journal) return answerApi(req);
     const trace: JournalTrace = {};
     const entry = journal.begin(req, trace);
+    const recorded = (response: RawResponse): RawResponse => {
+      if (response.dropConnection) journal.drop(entry, trace);
+      else journal.finish(entry, trace, response);
+      return response;
+    };
     // Spelt out rather than spread: the spread copy measured about 3 µs more per request.
-    const response = await api({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal: req.signal, remoteAddress: req.remoteAddress, trace });
-    if (response.dropConnection) journal.drop(entry, trace);
-    else journal.finish(entry, trace, response);
-    return response;
+    const response = answerApi({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal: req.signal, remoteAddress: req.remoteAddress, trace });
+    return isPromise(response) ? response.then(recorded) : recorded(response);
   };
+  const handle: Handle = async (req) => answer(req);
+  handle.answer = answer;
   handle.traits = (method, url) =>
     isControlPath(url) ? { maxBodyBytes: MAX_CONTROL_BODY_BYTES, bodyTooLarge: undefined, longPoll: false } : api.traits!(method, url);
   return handle;

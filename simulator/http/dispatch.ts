@@ -159,6 +159,8 @@ export function decodePath(raw: string): string {
 const NO_PARAMS: ReadonlyMap<string, string> = new Map();
 const NO_FILES: ReadonlyMap<string, UploadedFile[]> = new Map();
 const NONE_IGNORED: string[] = [];
+/** The body of a GET or HEAD, which Zulip never reads. */
+const NO_BODY: ParsedBody = { fields: NO_PARAMS, files: NO_FILES };
 
 function toMap(search: URLSearchParams): Map<string, string> {
   // Django's QueryDict.get answers the last value of a repeated key.
@@ -217,47 +219,46 @@ function partsDeclaringType(body: Buffer | string, contentType: string): boolean
   return out;
 }
 
-async function parseBody(req: RawRequest): Promise<ParsedBody> {
+/** A request body's parameters: at once, but for multipart bodies, which the platform parses asynchronously. */
+function parseBody(req: RawRequest): ParsedBody | Promise<ParsedBody> {
   if (req.body === undefined || req.body.length === 0) return { fields: NO_PARAMS, files: NO_FILES };
-  const files = new Map<string, UploadedFile[]>();
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return { fields: toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body))), files };
+    return { fields: toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body))), files: NO_FILES };
   }
-  if (type.startsWith('multipart/form-data')) {
-    // zulip-js posts FormData; the platform's own multipart parser reads it.
-    let form: FormData;
-    try {
-      form = await new Request('http://simulator.invalid/', {
-        method: 'POST',
-        headers: { 'content-type': req.headers['content-type']! },
-        body: req.body,
-      }).formData();
-    } catch {
-      throw ChatError.badRequest('Malformed multipart body');
-    }
-    const fields = new Map<string, string>();
-    const typed = partsDeclaringType(req.body, req.headers['content-type']!);
-    let index = -1;
-    for (const [field, value] of form) {
-      index++;
-      if (typeof value === 'string') {
-        fields.set(field, value);
-        continue;
-      }
-      // File parts go to Django's request.FILES: only routes that declare a file parameter see them.
-      const filename = djangoFileName(value.name);
-      if (filename === null) continue;
-      const contentType = typed[index] === false ? '' : value.type;
-      const file: UploadedFile = { field, filename, contentType, bytes: new Uint8Array(await value.arrayBuffer()) };
-      const sent = files.get(field);
-      if (sent) sent.push(file);
-      else files.set(field, [file]);
-    }
-    return { fields, files };
-  }
+  if (type.startsWith('multipart/form-data')) return parseMultipart(req.body, req.headers['content-type']!);
   // Zulip never reads JSON (or any other) bodies on API endpoints: parameters look missing.
   return { fields: NO_PARAMS, files: NO_FILES };
+}
+
+/** zulip-js posts FormData; the platform's own multipart parser reads it. */
+async function parseMultipart(body: Buffer | string, contentType: string): Promise<ParsedBody> {
+  let form: FormData;
+  try {
+    form = await new Request('http://simulator.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
+  } catch {
+    throw ChatError.badRequest('Malformed multipart body');
+  }
+  const fields = new Map<string, string>();
+  const files = new Map<string, UploadedFile[]>();
+  const typed = partsDeclaringType(body, contentType);
+  let index = -1;
+  for (const [field, value] of form) {
+    index++;
+    if (typeof value === 'string') {
+      fields.set(field, value);
+      continue;
+    }
+    // File parts go to Django's request.FILES: only routes that declare a file parameter see them.
+    const filename = djangoFileName(value.name);
+    if (filename === null) continue;
+    const partType = typed[index] === false ? '' : value.type;
+    const file: UploadedFile = { field, filename, contentType: partType, bytes: new Uint8Array(await value.arrayBuffer()) };
+    const sent = files.get(field);
+    if (sent) sent.push(file);
+    else files.set(field, [file]);
+  }
+  return { fields, files };
 }
 
 export interface DispatchOptions {
@@ -303,8 +304,21 @@ const LONG_POLL: RequestTraits = Object.freeze({ maxBodyBytes: undefined, bodyTo
 
 export interface Handle {
   (req: RawRequest): Promise<RawResponse>;
+  /**
+   * The same answer, given at once when nothing has to be waited for, and a promise only when
+   * something does (a long-poll, a multipart body, a handler or fault that takes its time). The
+   * HTTP server calls this: a promise per request costs a microtask hop or two.
+   */
+  answer?(req: RawRequest): RawResponse | Promise<RawResponse>;
   /** The traits of the route a request line reaches (nothing is authenticated or parsed). */
   traits?(method: string, url: string): RequestTraits;
+}
+
+/** What may come at once or later; a promise is checked for, never assumed. */
+export type Soon<T> = T | Promise<T>;
+
+export function isPromise<T>(value: Soon<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 export function createDispatcher(getEngine: () => Engine, routes: readonly Route[], options: DispatchOptions = {}): Handle {
@@ -329,30 +343,37 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
 
   const contract = 'contract' in options ? options.contract : installedContract();
 
-  const handle: Handle = async function handle(req: RawRequest): Promise<RawResponse> {
-    const isHead = req.method.toUpperCase() === 'HEAD';
-    let response: RawResponse;
+  const answer = (req: RawRequest): Soon<RawResponse> => {
     const note: RequestNote | undefined = settings.rateLimiter ? {} : undefined;
     const reached: Reached = { route: undefined };
+    const failed = (error: unknown): RawResponse => {
+      if (isChatError(error)) return errorResponse(error);
+      onUnexpected(error, req);
+      return internalErrorResponse();
+    };
+    const finish = (response: RawResponse): RawResponse => {
+      // Every answer of a counted request says where its bucket stands, errors included (Zulip's middleware).
+      if (note?.rateLimitHeaders) response = { ...response, headers: { ...response.headers, ...note.rateLimitHeaders } };
+      if (!reached.injected) contract?.response(reached.route, response, req);
+      // HEAD: the GET answer's headers (its length included), no body.
+      if (req.method.toUpperCase() !== 'HEAD' || response.dropConnection) return response;
+      return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
+    };
+    let response: Soon<RawResponse>;
     try {
       const engine = getEngine();
       // What came due while the clock moved by itself happens before the request is seen.
       catchUp(engine);
-      response = await dispatch(engine, tables, req, settings, note, reached);
+      response = dispatch(engine, tables, req, settings, note, reached);
     } catch (error) {
-      if (isChatError(error)) response = errorResponse(error);
-      else {
-        onUnexpected(error, req);
-        response = internalErrorResponse();
-      }
+      response = failed(error);
     }
-    // Every answer of a counted request says where its bucket stands, errors included (Zulip's middleware).
-    if (note?.rateLimitHeaders) response = { ...response, headers: { ...response.headers, ...note.rateLimitHeaders } };
-    if (!reached.injected) contract?.response(reached.route, response, req);
-    // HEAD: the GET answer's headers (its length included), no body.
-    if (!isHead || response.dropConnection) return response;
-    return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
+    return isPromise(response) ? response.then(finish, (error: unknown) => finish(failed(error))) : finish(response);
   };
+  const handle: Handle = async function handle(req: RawRequest): Promise<RawResponse> {
+    return answer(req);
+  };
+  handle.answer = answer;
   handle.traits = (method, url) => {
     const matched = matchUrl(tables, url);
     const upper = method.toUpperCase();
@@ -451,32 +472,50 @@ interface Reached {
   injected?: boolean;
 }
 
-async function dispatch(
+function dispatch(
   engine: Engine,
   tables: RouteTables,
   req: RawRequest,
   settings: DispatchSettings,
   note: RequestNote | undefined,
   reached: Reached,
-): Promise<RawResponse> {
+): Soon<RawResponse> {
   const queryStart = req.url.indexOf('?');
-  const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
   const query = queryStart < 0 ? NO_PARAMS : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
   const matched = matchUrl(tables, req.url);
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
-  const { entry } = matched;
-
-  let method = req.method.toUpperCase();
+  const method = req.method.toUpperCase();
   if (method === 'OPTIONS') {
-    return { status: 204, headers: { allow: [...entry.allowed].sort().join(', ') }, body: '' };
+    return { status: 204, headers: { allow: [...matched.entry.allowed].sort().join(', ') }, body: '' };
   }
-  const parsed: ParsedBody =
-    method === 'GET' || method === 'HEAD' ? { fields: NO_PARAMS, files: NO_FILES } : await parseBody(req);
+  const parsed = method === 'GET' || method === 'HEAD' ? NO_BODY : parseBody(req);
+  const request: InFlight = { engine, req, matched, query, method, settings, note, reached };
+  return isPromise(parsed) ? parsed.then((body) => routed(request, body)) : routed(request, parsed);
+}
+
+/** A request on its way through dispatch: what every stage after the body is read needs. */
+interface InFlight {
+  engine: Engine;
+  req: RawRequest;
+  matched: NonNullable<UrlMatch>;
+  query: ReadonlyMap<string, string>;
+  /** The request line's method, upper case. */
+  method: string;
+  settings: DispatchSettings;
+  note: RequestNote | undefined;
+  reached: Reached;
+}
+
+/** The route the method picks: authenticate, count, check the role, then the hook and the handler. */
+function routed(request: InFlight, parsed: ParsedBody): Soon<RawResponse> {
+  const { engine, req, matched, settings, note, reached } = request;
   const body = parsed.fields;
+  let method = request.method;
   // Legacy method override: a POST form field `method` picks the handler, compared as sent
   // (Django's method names are upper case, so `patch` matches nothing and answers 405).
   if (method === 'POST' && body.has('method')) method = body.get('method')!;
   if (method === 'HEAD') method = 'GET';
+  const { entry } = matched;
   const route = entry.byMethod.get(method as Method);
   if (!route) return methodNotAllowedResponse(entry.allowed);
   if (req.trace) req.trace.route = route;
@@ -491,6 +530,8 @@ async function dispatch(
     if (header !== undefined) user = authenticate(engine, header, route, settings.secretsEqual);
     else if (route.auth !== 'optional') {
       if ((req.headers.accept ?? '').includes('text/html')) {
+        const queryStart = req.url.indexOf('?');
+        const rawPath = queryStart < 0 ? req.url : req.url.slice(0, queryStart);
         return { status: 302, headers: { location: `/login/?next=${encodeURIComponent(rawPath)}` }, body: '' };
       }
       throw ChatError.unauthorized();
@@ -508,27 +549,34 @@ async function dispatch(
     route.guard?.(engine, user);
   }
 
+  const call: RoutedCall = { req, route, user, raw: { path: matched.params, query: request.query, body, files: parsed.files } };
+  // The hook may take its time (latency) or answer instead (a fault); undefined, not a promise
+  // of it, when it has nothing to do, and the request runs on without a pause.
+  const hook = settings.beforeHandler?.(call);
+  if (hook === undefined) return handled(request, call, limiter);
+  if (!isPromise(hook)) return hook ? injected(reached, hook) : handled(request, call, limiter);
+  return hook.then((instead) => (instead ? injected(reached, instead) : handled(request, call, limiter)));
+}
+
+/** A fault the test asked for answers instead of the route: its body is no route's to check. */
+function injected(reached: Reached, instead: RawResponse): RawResponse {
+  reached.route = undefined;
+  reached.injected = true;
+  return instead;
+}
+
+/** Decode the parameters, call the handler, wrap its answer in the envelope. */
+function handled(request: InFlight, call: RoutedCall, limiter: RateLimiter | undefined): Soon<RawResponse> {
+  const { engine, req, settings, note } = request;
+  const { route, user, raw } = call;
   const used = new Set<string>(['client']);
-  const raw: RawParams = { path: matched.params, query, body, files: parsed.files };
-  // Awaited only when the hook has something to do: a request nothing catches runs on without a
-  // pause (a long-poll parks within the call that sent it, as before).
-  const hook = settings.beforeHandler?.({ req, route, user, raw });
-  if (hook !== undefined) {
-    const instead = await hook;
-    if (instead) {
-      // A fault the test asked for answers instead of the route: its body is no route's to check.
-      reached.route = undefined;
-      reached.injected = true;
-      return instead;
-    }
-  }
   const params = decodeParams(route.params, raw, used);
   // Password attempts count per username, once the parameters are read (Zulip's authenticate()).
   const passwordKey: RateLimitKey | undefined =
     limiter && route.rateLimit === 'password' ? { domain: 'authenticate_by_username', entity: String(params.username) } : undefined;
   if (passwordKey) applyRateLimit(engine, limiter!, passwordKey, note!);
   settings.onHandled?.(route, user);
-  const fields = await route.handler({
+  const fields = route.handler({
     engine,
     user,
     params,
@@ -537,12 +585,16 @@ async function dispatch(
     signal: req.signal,
     longPollTimeoutMs: settings.longPollTimeoutMs,
   });
-  // A successful login clears the username's record.
-  if (passwordKey) limiter!.clear(passwordKey);
-  if (fields instanceof RawReply) return fields.response;
-  if (body.size === 0 && query.size === 0) return successResponse(fields, NONE_IGNORED);
-  const ignored = new Set<string>();
-  for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
-  for (const k of query.keys()) if (!used.has(k)) ignored.add(k);
-  return successResponse(fields, [...ignored].sort());
+  const envelope = (answer: Awaited<typeof fields>): RawResponse => {
+    // A successful login clears the username's record.
+    if (passwordKey) limiter!.clear(passwordKey);
+    if (answer instanceof RawReply) return answer.response;
+    const { body, query } = raw;
+    if (body.size === 0 && query.size === 0) return successResponse(answer, NONE_IGNORED);
+    const ignored = new Set<string>();
+    for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
+    for (const k of query.keys()) if (!used.has(k)) ignored.add(k);
+    return successResponse(answer, [...ignored].sort());
+  };
+  return isPromise(fields) ? fields.then(envelope) : envelope(fields);
 }

@@ -57,6 +57,7 @@ function textHeaders(req: IncomingMessage): Record<string, string | undefined> {
 }
 
 export function createHttpServer(handle: Handle, options: HttpOptions = {}): HardenedServer {
+  const answerRequest = handle.answer ?? handle;
   const formLimit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const multipartLimit = options.maxMultipartBytes ?? MAX_MULTIPART_BYTES;
   /**
@@ -114,42 +115,61 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     // now": the client hung up, or the server is shutting down.
     // (The idle timeout needs no change for it: a request waiting for its answer is exempt.)
     const signal = traits.longPoll ? answerNowSignal(req.socket) : undefined;
-    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing to read.
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing
+    // to read, and it is answered at once.
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    (hasBody ? readLimited(req, limit) : Promise.resolve(NO_BODY))
-      .then(async (body) => {
-        if (body === null) {
-          hardened.refuse(req, res, shown(tooLarge, req));
-          return;
-        }
-        const out = await handle({
-          method: req.method ?? 'GET',
-          url: req.url ?? '/',
-          headers: textHeaders(req),
-          body,
-          signal,
-          remoteAddress: req.socket.remoteAddress,
-        });
-        if (res.destroyed) return;
-        if (out.dropConnection) {
-          req.socket.destroy();
-          return;
-        }
-        // An explicit length keeps responses un-chunked (cheaper for keep-alive clients). Text is
-        // handed to node as text: it writes head and body as one string, with no Buffer made for
-        // the body and one chunk for the socket instead of two.
-        const payload = out.bytes ?? out.body;
-        const length = out.headers['content-length'] ?? String(out.bytes ? out.bytes.length : Buffer.byteLength(out.body));
-        res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(payload);
-      })
-      .catch((error: unknown) => {
-        // A client that hung up mid-body has nobody left to answer: not a server fault.
-        if (req.destroyed && !req.complete) return;
-        console.error('simulator: request failed', error);
-        const failure = shown(internalErrorResponse(), req);
-        if (!res.headersSent) res.writeHead(failure.status, failure.headers);
-        res.end(failure.body);
+    if (!hasBody) {
+      answer(req, res, NO_BODY, signal);
+      return;
+    }
+    readLimited(req, limit).then(
+      (body) => {
+        if (body === null) hardened.refuse(req, res, shown(tooLarge, req));
+        else answer(req, res, body, signal);
+      },
+      (error: unknown) => failed(req, res, error),
+    );
+  }
+
+  /** Hand the request to the simulator and write what it answers, now or once it has. */
+  function answer(req: IncomingMessage, res: ServerResponse, body: Buffer, signal: AbortSignal | undefined): void {
+    try {
+      const out = answerRequest({
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: textHeaders(req),
+        body,
+        signal,
+        remoteAddress: req.socket.remoteAddress,
       });
+      if (out instanceof Promise) out.then((response) => send(req, res, response)).catch((error: unknown) => failed(req, res, error));
+      else send(req, res, out);
+    } catch (error) {
+      failed(req, res, error);
+    }
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, out: RawResponse): void {
+    if (res.destroyed) return;
+    if (out.dropConnection) {
+      req.socket.destroy();
+      return;
+    }
+    // An explicit length keeps responses un-chunked (cheaper for keep-alive clients). Text is
+    // handed to node as text: it writes head and body as one string, with no Buffer made for
+    // the body and one chunk for the socket instead of two.
+    const payload = out.bytes ?? out.body;
+    const length = out.headers['content-length'] ?? String(out.bytes ? out.bytes.length : Buffer.byteLength(out.body));
+    res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(payload);
+  }
+
+  function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    // A client that hung up mid-body has nobody left to answer: not a server fault.
+    if (req.destroyed && !req.complete) return;
+    console.error('simulator: request failed', error);
+    const failure = shown(internalErrorResponse(), req);
+    if (!res.headersSent) res.writeHead(failure.status, failure.headers);
+    res.end(failure.body);
   }
 }
 
