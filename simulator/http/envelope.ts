@@ -26,13 +26,16 @@ const SUCCESS_HEAD = '{"result":"success","msg":""';
 const ENVELOPE_KEYS = ['result', 'msg', 'ignored_parameters_unsupported'];
 
 /**
- * A handler's success fields already written as JSON text: one object, none of whose keys is
- * an envelope key. For answers so large that serialising them was most of their cost, and that
- * the engine writes more cheaply itself (GET /messages). `T` is the object the text stands for.
+ * A handler's success fields already written as JSON text: the members of one object without
+ * its braces (`"a":1,"b":[]`), none of whose keys is an envelope key. For answers so large that
+ * serialising them was most of their cost, and that the engine writes more cheaply itself
+ * (GET /messages). `T` is the object the text stands for. Members rather than an object: the
+ * envelope is spliced around them as they are, where cutting the braces off a text built of many
+ * pieces copied it whole (about 5 µs for 50 messages).
  */
 export class SerializedFields<T> {
   declare readonly fields?: T;
-  constructor(readonly json: string) {}
+  constructor(readonly members: string) {}
 }
 
 export function successResponse(fields: object, ignored: string[]): RawResponse {
@@ -44,8 +47,8 @@ export function successResponse(fields: object, ignored: string[]): RawResponse 
   }
   // The fields' JSON spliced after result and msg: copying a large object into a new one, to
   // serialise that, costs V8 more than serialising itself.
-  const json = fields instanceof SerializedFields ? fields.json : JSON.stringify(fields);
-  const body = json === '{}' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${json.slice(1, -1)}${tail}`;
+  const members = fields instanceof SerializedFields ? fields.members : JSON.stringify(fields).slice(1, -1);
+  const body = members === '' ? SUCCESS_HEAD + tail : `${SUCCESS_HEAD},${members}${tail}`;
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
 }
 

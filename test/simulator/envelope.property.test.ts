@@ -31,7 +31,7 @@ describe('successResponse', () => {
     const plain = fc.dictionary(key.filter((k) => !['result', 'msg', 'ignored_parameters_unsupported'].includes(k)), fc.jsonValue(), { maxKeys: 12 });
     fc.assert(
       fc.property(plain, ignored, (f, i) => {
-        expect(successResponse(new SerializedFields(JSON.stringify(f)), i).body).toBe(spread(f, i));
+        expect(successResponse(new SerializedFields(JSON.stringify(f).slice(1, -1)), i).body).toBe(spread(f, i));
       }),
     );
   });

@@ -122,8 +122,9 @@ function messagesJson(engine: Engine, hits: readonly Hit[], narrow: CompiledNarr
 }
 
 /**
- * GET /messages: the answer's fields (GetMessagesResponse) as JSON text, in the order the object
- * had: `messages`, `anchor` (not for message_ids), the found_* flags and history_limited.
+ * GET /messages: the answer's fields (GetMessagesResponse) as the members of a JSON object, without
+ * its braces (the envelope goes around them), in the order the object had: `messages`, `anchor`
+ * (not for message_ids), the found_* flags and history_limited.
  */
 export function getMessagesJson(engine: Engine, viewer: UserRecord | undefined, params: GetMessagesParams): string {
   if (params.messageIds !== undefined) {
@@ -143,15 +144,15 @@ export function getMessagesJson(engine: Engine, viewer: UserRecord | undefined, 
       if (bits === undefined || !narrow.test(message, bits)) continue;
       hits.push({ message, bits });
     }
-    return `{"messages":${messagesJson(engine, hits, narrow, params)},"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false}`;
+    return `"messages":${messagesJson(engine, hits, narrow, params)},"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false`;
   }
 
   const anchor = parseAnchor(params.anchor, params.useFirstUnreadAnchor);
   if (params.numBefore + params.numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
   const window = fetchWindow(engine, viewer, { ...params, anchor });
   return (
-    `{"messages":${messagesJson(engine, window.hits, window.narrow, params)},"anchor":${window.anchor},"found_anchor":${window.foundAnchor}` +
-    `,"found_oldest":${window.foundOldest},"found_newest":${window.foundNewest},"history_limited":false}`
+    `"messages":${messagesJson(engine, window.hits, window.narrow, params)},"anchor":${window.anchor},"found_anchor":${window.foundAnchor}` +
+    `,"found_oldest":${window.foundOldest},"found_newest":${window.foundNewest},"history_limited":false`
   );
 }
 

@@ -122,7 +122,7 @@ export const messageRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      const json = getMessagesJson(ctx.engine, requireUser(ctx), {
+      const members = getMessagesJson(ctx.engine, requireUser(ctx), {
         anchor: str(p.anchor),
         numBefore: p.num_before as number,
         numAfter: p.num_after as number,
@@ -134,7 +134,7 @@ export const messageRoutes: Route[] = [
         clientGravatar: p.client_gravatar as boolean,
         allowEmptyTopicName: p.allow_empty_topic_name as boolean,
       });
-      return new SerializedFields<GetMessagesResponse>(json);
+      return new SerializedFields<GetMessagesResponse>(members);
     },
   },
   {
