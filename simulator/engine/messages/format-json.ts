@@ -5,7 +5,9 @@
 // and that cost more than everything else the request did. Here the keys are literal text, and
 // what many messages of one answer share (the sender's fields, the recipient, a topic's subject
 // and links, a flag set) is serialised once per answer: a writer lives for one answer only, so
-// nothing it keeps can outlive a change to the state.
+// nothing it keeps can outlive a change to the state. What is kept from one answer to the next is
+// each message's leading fields (id through client, the content among them), beside every input
+// they were written from and used only while all of those are unchanged.
 import { topicLinks } from '../markdown/index.ts';
 import { highlightHtml } from '../narrow/search.ts';
 import type { Engine } from '../core.ts';
@@ -24,8 +26,45 @@ function flagsText(bits: number): string {
   return text;
 }
 
+/**
+ * The text from `{"id"` through `"client"`, as it was last written for a message, with every
+ * input it was written from: a pure function of those inputs, kept only while each of them is
+ * still what the message has (compared on every read), so it cannot go stale.
+ */
+interface LeadingFields {
+  id: number;
+  content: string;
+  senderId: number;
+  recipientId: number;
+  timestamp: number;
+  client: string;
+  text: string;
+}
+
+const leading = new WeakMap<StoredMessage, LeadingFields>();
+
+function leadingFields(message: StoredMessage, content: string): string {
+  const kept = leading.get(message);
+  if (
+    kept !== undefined &&
+    kept.id === message.id &&
+    kept.content === content &&
+    kept.senderId === message.senderId &&
+    kept.recipientId === message.recipientId &&
+    kept.timestamp === message.timestamp &&
+    kept.client === message.client
+  ) {
+    return kept.text;
+  }
+  const text =
+    `{"id":${message.id},"sender_id":${message.senderId},"content":${JSON.stringify(content)},"recipient_id":${message.recipientId}` +
+    `,"timestamp":${message.timestamp},"client":${JSON.stringify(message.client)}`;
+  leading.set(message, { id: message.id, content, senderId: message.senderId, recipientId: message.recipientId, timestamp: message.timestamp, client: message.client, text: flat(text) });
+  return text;
+}
+
 export class MessageJsonWriter {
-  /** String → its JSON, for strings that recur within the answer (clients, topics). */
+  /** String → its JSON, for strings that recur within the answer (topics). */
   private readonly strings = new Map<string, string>();
   /** Sender id → the text from `,"sender_full_name"` to just before `display_recipient`'s value. */
   private readonly senders = new Map<number, string>();
@@ -57,7 +96,7 @@ export class MessageJsonWriter {
     if (head === undefined) {
       const sender = this.engine.state.users.get(message.senderId)!;
       head = `,"sender_full_name":${JSON.stringify(sender.full_name)},"sender_email":${JSON.stringify(sender.email)},"sender_realm_str":${this.realmJson},"display_recipient":`;
-      this.senders.set(message.senderId, head);
+      this.senders.set(message.senderId, flat(head));
     }
     return head;
   }
@@ -69,7 +108,7 @@ export class MessageJsonWriter {
       const avatar = JSON.stringify(cachedAvatarUrl(this.engine, sender, this.options.clientGravatar));
       const contentType = this.options.applyMarkdown ? 'text/html' : 'text/x-markdown';
       tail = `,"avatar_url":${avatar},"content_type":"${contentType}"`;
-      this.senderTails.set(message.senderId, tail);
+      this.senderTails.set(message.senderId, flat(tail));
     }
     return tail;
   }
@@ -88,7 +127,7 @@ export class MessageJsonWriter {
       const subject = displayTopic(this.engine, message, this.options.allowEmptyTopicName);
       const links = topicLinks(message.topic, this.engine.state.realm.linkifiers);
       text = `,"subject":${this.string(subject)},"topic_links":${links.length === 0 ? '[]' : JSON.stringify(links)}`;
-      this.topics.set(message.topic, text);
+      this.topics.set(message.topic, flat(text));
     }
     return text;
   }
@@ -104,8 +143,7 @@ export class MessageJsonWriter {
       );
     }
     let text =
-      `{"id":${message.id},"sender_id":${message.senderId},"content":${JSON.stringify(content)},"recipient_id":${message.recipientId}` +
-      `,"timestamp":${message.timestamp},"client":${this.string(message.client)}${this.subjectAndLinks(message)}` +
+      leadingFields(message, content) + this.subjectAndLinks(message) +
       `,"is_me_message":${message.isMeMessage},"reactions":${reactions},"submessages":[]${this.senderHead(message)}${this.recipient(message)}` +
       `,"type":${message.streamId === null ? '"private"' : '"stream"'}${this.senderTail(message)}`;
     if (message.streamId !== null) text += `,"stream_id":${message.streamId}`;
@@ -120,4 +158,14 @@ export class MessageJsonWriter {
     }
     return `${text}}`;
   }
+}
+
+
+/**
+ * The same text, flat: V8 keeps a concatenation as a tree of its pieces, which every answer that
+ * carries the text would walk again; converting a string to a number flattens it once.
+ */
+function flat(text: string): string {
+  void Number(text);
+  return text;
 }

@@ -3,7 +3,8 @@
  * building objects for JSON.stringify. Its body must stay byte for byte what the objects gave:
  * formatMessage() with the viewer's flags (and match_* for searches) in the envelope, after any
  * history of sends, reactions, edits, moves, flag changes, renames and linkifiers, for any viewer
- * and any of the options that change a message object.
+ * and any of the options that change a message object. Fetches come between the changes too:
+ * what the writer keeps of a message from one answer to the next must never outlive a change.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +31,7 @@ type Action =
   | { kind: 'direct'; as: number; to: number[]; content: string }
   | { kind: 'react'; as: number; nth: number; emoji: string }
   | { kind: 'edit'; as: number; nth: number; content: string | null; topic: string | null }
+  | { kind: 'move'; nth: number; channel: number }
   | { kind: 'star'; as: number; nth: number }
   | { kind: 'rename'; as: number; name: string }
   | { kind: 'renameChannel'; channel: number; name: string }
@@ -42,6 +44,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('direct' as const), as: person, to: fc.uniqueArray(person, { minLength: 1, maxLength: 3 }), content: text }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('react' as const), as: person, nth: fc.nat(), emoji: fc.constantFrom('smile', 'heart', 'octopus') }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('edit' as const), as: person, nth: fc.nat(), content: fc.option(text), topic: fc.option(topic) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('move' as const), nth: fc.nat(), channel: fc.integer({ min: 0, max: 1 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('star' as const), as: person, nth: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename' as const), as: person, name: fc.constantFrom('Hamlet "the Dane"', 'Ïago', 'Othello\\Moor') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('renameChannel' as const), channel: fc.integer({ min: 0, max: 1 }), name: fc.constantFrom('Ver"ona', 'Dänemark') }) },
@@ -76,6 +79,12 @@ async function apply(s: Simulator, a: Action, channelIds: number[]): Promise<voi
       if (a.content !== null) body.content = a.content;
       if (a.topic !== null) body.topic = a.topic;
       if (id !== undefined && Object.keys(body).length > 0) await patch(s, as, `/messages/${id}`, body);
+      return;
+    }
+    case 'move': {
+      // By an administrator, to the other channel (or the same one: then nothing moves).
+      const id = nthSent(a.nth);
+      if (id !== undefined) await patch(s, IAGO, `/messages/${id}`, { stream_id: String(channelIds[a.channel]) });
       return;
     }
     case 'star': {
@@ -140,34 +149,41 @@ function expectedBody(s: Simulator, viewerEmail: string, q: Query, answer: Recor
   return `${JSON.stringify(fields)}\n`;
 }
 
+/** One fetch with the query's options, its body compared with the serialised objects. */
+async function expectWrittenAsObjects(s: Simulator, q: Query, channelIds: number[]): Promise<void> {
+  const viewerEmail = PEOPLE[q.viewer]!;
+  const viewer = getUserByEmail(s.engine, viewerEmail)!;
+  const params = new URLSearchParams({
+    apply_markdown: String(q.applyMarkdown),
+    client_gravatar: String(q.clientGravatar),
+    allow_empty_topic_name: String(q.allowEmptyTopicName),
+    // By id: the channel may have been renamed.
+    narrow: JSON.stringify(q.narrow.map((t) => (t.operand === 'first channel' ? { ...t, operand: channelIds[0] } : t))),
+  });
+  if (q.byIds) params.set('message_ids', JSON.stringify([...sent, 1, 2, 3]));
+  else {
+    params.set('anchor', q.anchor);
+    params.set('num_before', String(q.numBefore));
+    params.set('num_after', String(q.numAfter));
+  }
+  const res = await s.handle({ method: 'GET', url: `/api/v1/messages?${params}`, headers: { authorization: basicAuth(viewer.delivery_email, viewer.api_key) } });
+  expect(res.status).toBe(200);
+  const isSearch = q.narrow.some((t) => t.operator === 'search');
+  expect(res.body).toBe(expectedBody(s, viewerEmail, q, JSON.parse(res.body) as Record<string, unknown>, isSearch));
+}
+
 describe('GET /messages written as JSON text', () => {
   it('is byte for byte the serialised message objects, after any history and for any options', async () => {
+    // Rounds of changes, each followed by fetches: a fetch sees the changes made since the last one.
+    const round = fc.tuple(fc.array(action, { minLength: 1, maxLength: 10 }), fc.array(query, { minLength: 1, maxLength: 3 }));
     await fc.assert(
-      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 25 }), fc.array(query, { minLength: 1, maxLength: 4 }), async (actions, queries) => {
+      fc.asyncProperty(fc.array(round, { minLength: 1, maxLength: 4 }), async (rounds) => {
         const s = sim();
         sent.length = 0;
         const channelIds = CHANNELS.map((name) => [...s.engine.state.streams.values()].find((c) => c.name === name)!.id);
-        for (const a of actions) await apply(s, a, channelIds);
-        for (const q of queries) {
-          const viewerEmail = PEOPLE[q.viewer]!;
-          const viewer = getUserByEmail(s.engine, viewerEmail)!;
-          const params = new URLSearchParams({
-            apply_markdown: String(q.applyMarkdown),
-            client_gravatar: String(q.clientGravatar),
-            allow_empty_topic_name: String(q.allowEmptyTopicName),
-            // By id: the channel may have been renamed.
-            narrow: JSON.stringify(q.narrow.map((t) => (t.operand === 'first channel' ? { ...t, operand: channelIds[0] } : t))),
-          });
-          if (q.byIds) params.set('message_ids', JSON.stringify([...sent, 1, 2, 3]));
-          else {
-            params.set('anchor', q.anchor);
-            params.set('num_before', String(q.numBefore));
-            params.set('num_after', String(q.numAfter));
-          }
-          const res = await s.handle({ method: 'GET', url: `/api/v1/messages?${params}`, headers: { authorization: basicAuth(viewer.delivery_email, viewer.api_key) } });
-          expect(res.status).toBe(200);
-          const isSearch = q.narrow.some((t) => t.operator === 'search');
-          expect(res.body).toBe(expectedBody(s, viewerEmail, q, JSON.parse(res.body) as Record<string, unknown>, isSearch));
+        for (const [actions, queries] of rounds) {
+          for (const a of actions) await apply(s, a, channelIds);
+          for (const q of queries) await expectWrittenAsObjects(s, q, channelIds);
         }
       }),
       { numRuns: 40 },
