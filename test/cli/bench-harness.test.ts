@@ -1,12 +1,15 @@
-/** The parts of `npm run bench:sim` whose mistakes would bend every figure: the floor, the statistics, the case selection, the GC pauses. */
+/** The parts of `npm run bench:sim` whose mistakes would bend every figure: the floor, the statistics, the case selection, the GC pauses, the waits for a CPU. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cpuBetween, helperThreads, parseSchedstat, readProcessCpu, type ProcessCpu } from '../../scripts/bench/harness/cpu-waits.ts';
 import { pausedWithin, recordGcPauses, summarizeGcPauses, takeGcPauses } from '../../scripts/bench/harness/gc-pauses.ts';
 import { bottleneck } from '../../scripts/bench/harness/load.ts';
 import { median, percentile } from '../../scripts/bench/harness/stats.ts';
 import { benchCases, selectCases } from '../../scripts/bench/sim/cases.ts';
 import type { BenchContext } from '../../scripts/bench/sim/context.ts';
 import { startFloorServer } from '../../scripts/bench/sim/floor.ts';
+import type { ProbeTimeline } from '../../scripts/bench/sim/poller.ts';
+import { attributeDeliveries, WAITED_MS } from '../../scripts/bench/sim/realtime.ts';
 
 const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
 
@@ -61,6 +64,68 @@ describe('garbage-collector pauses', () => {
     });
     expect([pausedWithin(pauses, 1002, 1010), pausedWithin(pauses, 1001, 1003), pausedWithin(pauses, 1013, 1015), pausedWithin(pauses, 1049, 1060)]).toEqual([false, true, true, true]);
     expect(pausedWithin(pauses, 1050, 1060)).toBe(false);
+  });
+});
+
+describe('waits for a CPU', () => {
+  it('reads schedstat lines as ms on a CPU and ms waiting, and nothing else', () => {
+    expect(parseSchedstat('233415 1622250 2\n')).toEqual({ runMs: 0.233415, waitMs: 1.62225 });
+    for (const bad of ['', '12', 'a b c', '-1 2 3', '1.5 2 3']) expect(parseSchedstat(bad)).toBeNull();
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.nat(), (run, wait, slices) => {
+        expect(parseSchedstat(`${run} ${wait} ${slices}`)).toEqual({ runMs: run / 1e6, waitMs: wait / 1e6 });
+      }),
+    );
+  });
+
+  it.runIf(process.platform === 'linux')("reads this process's main thread and helpers; time on the CPU grows with work", () => {
+    const helpers = helperThreads(process.pid);
+    expect(helpers).not.toBeNull();
+    expect(helpers).not.toContain(process.pid);
+    const before = readProcessCpu(process.pid, helpers!);
+    const until = performance.now() + 20;
+    while (performance.now() < until) Math.sqrt(Math.random());
+    const span = cpuBetween(before, readProcessCpu(process.pid, helpers!));
+    expect(span!.mainRunMs).toBeGreaterThan(5);
+    expect(span!.mainWaitMs).toBeGreaterThanOrEqual(0);
+    expect(readProcessCpu(2 ** 22 + 7, [])).toBeNull();
+    expect(cpuBetween(null, before)).toBeNull();
+  });
+
+  it("lays the slowest deliveries beside the pauses and waits of their message's span", () => {
+    const cpu = (mainWaitMs: number): ProcessCpu => ({ mainRunMs: 1, mainWaitMs, helpersRunMs: 0.25 });
+    const message = (sentAt: number, deliveries: number[], simWait: number, pollerWait: number): ProbeTimeline => ({
+      sentAt,
+      deliveries,
+      building: 0,
+      cpu: { simulator: cpu(simWait), poller: cpu(pollerWait) },
+    });
+    // Eleven messages of ten deliveries: the five slowest are 102 (the simulator waited), 103 and
+    // 104 (the clients waited), 105 (a simulator pause overlaps it) and 106 (nothing did).
+    const ordinary = Array.from({ length: 10 }, (_, i) => i + 1);
+    const small = ordinary.slice(0, 8);
+    const timelines = [
+      ...Array.from({ length: 7 }, (_, i) => message(i * 1000, ordinary, 0, 0.125)),
+      message(7000, [...small, 101, 102], WAITED_MS, 0),
+      message(8000, [...small, 103, 104], 0, 3),
+      message(9000, [...ordinary.slice(0, 9), 105], 0, 0),
+      message(10000, [...ordinary.slice(0, 9), 106], 0, 0),
+    ];
+    const pauses = { simulator: [{ at: 9104, ms: 1, kind: 'minor' as const }], poller: [] };
+    const { slow, unpaused, cpu: waits } = attributeDeliveries(timelines, pauses);
+    expect(slow).toEqual({ above: 101, deliveries: 5, simulatorPaused: 1, pollerPaused: 0, simulatorWaited: 1, pollerWaited: 2, neither: 1 });
+    expect(unpaused.deliveries).toBe(109);
+    expect(waits).toEqual({
+      simulator: { waitMs: WAITED_MS, helpersMs: 2.75 },
+      poller: { waitMs: 3.875, helpersMs: 2.75 },
+      messagesWaited: { simulator: 1, poller: 1, either: 2 },
+      unwaited: { deliveries: 90, p50: 5, p99: 106 },
+    });
+    const unmeasured = timelines.map((t) => ({ ...t, cpu: { simulator: null, poller: t.cpu.poller } }));
+    const without = attributeDeliveries(unmeasured, { simulator: [], poller: [] });
+    expect(without.cpu).toBeNull();
+    expect([without.slow.simulatorWaited, without.slow.pollerWaited, without.slow.neither]).toEqual([null, null, 5]);
+    expect(without.unpaused.deliveries).toBe(110);
   });
 });
 

@@ -2,11 +2,14 @@
  * The real-time clients of `npm run bench:sim`, in a process of their own: event queues registered
  * through POST /register, each holding a GET /events long-poll and polling again as soon as it is
  * answered, as Zulip's clients do. The `probe` sends messages one at a time and times each from
- * the moment it is sent to the moment each queue that should get it has it. `received` counts the
- * answers and the message events in them (under load one answer may carry several messages).
+ * the moment it is sent to the moment each queue that should get it has it, and reads around
+ * each message how long this process's and the simulator's event loops waited for a CPU meanwhile
+ * (cpu-waits.ts). `received` counts the answers and the message events in them (under load one
+ * answer may carry several messages).
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { cpuBetween, helperThreads, readProcessCpu, type ProcessCpu } from '../harness/cpu-waits.ts';
 import { answerCalls } from '../harness/processes.ts';
 import { median, percentile } from '../harness/stats.ts';
 
@@ -31,7 +34,16 @@ export interface ProbeResult {
   p99: number;
   sendP50: number;
   /** Each message: when its send was written (ms since the epoch) and its deliveries after that, ms. */
-  timelines: { sentAt: number; deliveries: number[]; /** From the send being asked for to its request written, ms (this client's own work). */ building: number }[];
+  timelines: ProbeTimeline[];
+}
+
+export interface ProbeTimeline {
+  sentAt: number;
+  deliveries: number[];
+  /** From the send being asked for to its request written, ms (this client's own work). */
+  building: number;
+  /** From just before the send to the last delivery, in each process (null where not measurable). */
+  cpu: { simulator: ProcessCpu | null; poller: ProcessCpu | null };
 }
 
 export interface Received {
@@ -137,7 +149,9 @@ export async function runPoller(port: number): Promise<void> {
        * `expect` queues have it (or a second passes) before the next.
        */
       async probe(payload) {
-        const { sender, channel, messages, expect } = payload as { sender: Account; channel: string; messages: number; expect: number };
+        const { sender, channel, messages, expect, simulatorPid } = payload as { sender: Account; channel: string; messages: number; expect: number; simulatorPid: number };
+        const helpers = { simulator: helperThreads(simulatorPid) ?? [], poller: helperThreads(process.pid) ?? [] };
+        const readCpu = () => ({ simulator: readProcessCpu(simulatorPid, helpers.simulator), poller: readProcessCpu(process.pid, helpers.poller) });
         const auth = basic(sender);
         const deliveries: number[] = [];
         const sends: number[] = [];
@@ -148,8 +162,10 @@ export async function runPoller(port: number): Promise<void> {
           const all = new Promise<void>((resolve) => (done = resolve));
           // Set as the request is written: building it is this client's work, not the server's.
           let started = Number.NaN;
+          // Read before the send is asked for: a reading (some 20 files) is not this send's building.
+          const cpuBefore = readCpu();
           const asked = performance.now();
-          const timeline: ProbeResult['timelines'][number] = { sentAt: Number.NaN, deliveries: [], building: 0 };
+          const timeline: ProbeTimeline = { sentAt: Number.NaN, deliveries: [], building: 0, cpu: { simulator: null, poller: null } };
           timelines.push(timeline);
           onMessage = (at) => {
             deliveries.push(at - started);
@@ -167,6 +183,8 @@ export async function runPoller(port: number): Promise<void> {
           const timeout = setTimeout(done, 1000);
           await all;
           clearTimeout(timeout);
+          const cpuAfter = readCpu();
+          timeline.cpu = { simulator: cpuBetween(cpuBefore.simulator, cpuAfter.simulator), poller: cpuBetween(cpuBefore.poller, cpuAfter.poller) };
           onMessage = null;
           if (arrived < expect) throw new Error(`message ${i} reached ${arrived} of ${expect} queues within a second`);
         }

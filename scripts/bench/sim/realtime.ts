@@ -7,17 +7,29 @@
  * without queues, in alternating rounds: sent to a channel none of the queues' users is in (what
  * open queues cost by being there), and to their channel (each message also answers ten polls,
  * which poll again). The clients run in a process of their own (poller.ts), on the generator's core.
+ *
+ * A probe first sends WARM_UP_MESSAGES messages it does not count: its requests are not the load
+ * rounds' (another client, other headers), so V8 throws away code it had optimized for those and
+ * compiles again, on helper threads pinned to the simulator's CPU, for the first hundred or two
+ * messages. Their figures are reported beside the counted ones. Around every counted message the
+ * clients' process reads how long each process's event loop waited for a CPU (cpu-waits.ts): on a
+ * machine shared with other work, that is where a slow delivery's time goes.
  */
+import type { ProcessCpu } from '../harness/cpu-waits.ts';
 import { pausedWithin, summarizeGcPauses, type GcPause, type GcSummary } from '../harness/gc-pauses.ts';
 import { alternate, measureLoad, type LoadRun } from '../harness/load.ts';
 import { startChild, type ChildServer } from '../harness/processes.ts';
 import { median, percentile } from '../harness/stats.ts';
 import { startSimulator, type BenchContext, type SimChild } from './context.ts';
-import type { ProbeResult, Received } from './poller.ts';
+import type { ProbeResult, ProbeTimeline, Received } from './poller.ts';
 import { BENCH_CHANNEL, type SimInfo } from './simulator-child.ts';
 import { requestAs } from './throughput.ts';
 
 const SENDER = 'iago@zulip.com';
+/** Messages a probe sends before those it counts (see the file comment). */
+export const WARM_UP_MESSAGES = 200;
+/** A message's event loop "waited" when it spent this long ready to run without a CPU, ms. */
+export const WAITED_MS = 0.5;
 
 export interface LatencyResult {
   kind: 'latency';
@@ -35,13 +47,44 @@ export interface LatencyResult {
   gc: { simulator: GcSummary; poller: GcSummary };
   /**
    * The slowest deliveries (above p95) and what overlapped them: a pause in the simulator, in the
-   * clients' process, or neither.
+   * clients' process; a message during which either process's event loop waited for a CPU
+   * (null counts where that cannot be measured); or none of these.
    */
-  slow: { above: number; deliveries: number; simulatorPaused: number; pollerPaused: number; neither: number };
+  slow: SlowDeliveries;
   /** Every delivery whose span overlapped no pause in either process: how many, their p50 / p99, ms. */
-  unpaused: { deliveries: number; p50: number; p99: number };
+  unpaused: Spread;
+  /** CPU waits during the counted messages (null where not measurable, e.g. not Linux). */
+  cpu: CpuWaits | null;
+  /** The messages sent first and not counted, while V8 re-optimizes for the probe's requests. */
+  warmUp: { messages: number; p50: number; p99: number; serverUsPerMessage: number };
   /** The client's time to build a send before writing it (not counted in the latency), p50 / p99, ms. */
   building: { p50: number; p99: number };
+}
+
+export interface Spread {
+  deliveries: number;
+  p50: number;
+  p99: number;
+}
+
+export interface SlowDeliveries {
+  above: number;
+  deliveries: number;
+  simulatorPaused: number;
+  pollerPaused: number;
+  simulatorWaited: number | null;
+  pollerWaited: number | null;
+  neither: number;
+}
+
+export interface CpuWaits {
+  /** Over all counted messages, ms: each event loop's time waiting for its CPU, and the CPU its other threads used. */
+  simulator: { waitMs: number; helpersMs: number };
+  poller: { waitMs: number; helpersMs: number };
+  /** Messages during which the simulator's, the clients', or either event loop waited ≥ WAITED_MS. */
+  messagesWaited: { simulator: number; poller: number; either: number };
+  /** Deliveries of the messages during which neither waited ≥ WAITED_MS. */
+  unwaited: Spread;
 }
 
 export interface QueuesResult {
@@ -98,27 +141,68 @@ async function waitParked(sim: SimChild, count: number): Promise<void> {
   throw new Error(`fewer than ${count} polls parked after 5 s`);
 }
 
-async function probe(ctx: BenchContext, poller: Poller, sim: SimChild, name: string, title: string, queues: number): Promise<LatencyResult> {
-  const cpuBefore = await sim.cpuMs();
-  await Promise.all([sim.call('gc-record'), poller.call('gc-record')]);
-  const result = await poller.call<ProbeResult>('probe', { sender: account(sim.info, SENDER), channel: BENCH_CHANNEL, messages: ctx.probes, expect: 10 });
-  const [simPauses, pollerPauses] = await Promise.all([sim.call<GcPause[]>('gc-pauses'), poller.call<GcPause[]>('gc-pauses')]);
-  const cpuMs = (await sim.cpuMs()) - cpuBefore;
-  const above = percentile(result.deliveries, 95);
-  const slow = { above, deliveries: 0, simulatorPaused: 0, pollerPaused: 0, neither: 0 };
+const waited = (cpu: ProcessCpu | null): boolean => cpu !== null && cpu.mainWaitMs >= WAITED_MS;
+
+/** What overlapped the slowest deliveries (see LatencyResult.slow), and the deliveries nothing touched. */
+export function attributeDeliveries(
+  timelines: readonly ProbeTimeline[],
+  pauses: { simulator: readonly GcPause[]; poller: readonly GcPause[] },
+): { slow: SlowDeliveries; unpaused: Spread; cpu: CpuWaits | null } {
+  const all = timelines.flatMap((t) => t.deliveries);
+  const above = percentile(all, 95);
+  const measured = timelines.every((t) => t.cpu.simulator !== null && t.cpu.poller !== null);
+  const slow: SlowDeliveries = { above, deliveries: 0, simulatorPaused: 0, pollerPaused: 0, simulatorWaited: measured ? 0 : null, pollerWaited: measured ? 0 : null, neither: 0 };
   const unpaused: number[] = [];
-  for (const t of result.timelines) {
+  const unwaited: number[] = [];
+  const messagesWaited = { simulator: 0, poller: 0, either: 0 };
+  const totals = { simulator: { waitMs: 0, helpersMs: 0 }, poller: { waitMs: 0, helpersMs: 0 } };
+  for (const t of timelines) {
+    // Only where both processes were measured for every message: a partial count would read as few waits.
+    const simWaited = measured && waited(t.cpu.simulator);
+    const pollerWaited = measured && waited(t.cpu.poller);
+    if (measured) {
+      totals.simulator.waitMs += t.cpu.simulator!.mainWaitMs;
+      totals.simulator.helpersMs += t.cpu.simulator!.helpersRunMs;
+      totals.poller.waitMs += t.cpu.poller!.mainWaitMs;
+      totals.poller.helpersMs += t.cpu.poller!.helpersRunMs;
+      if (simWaited) messagesWaited.simulator++;
+      if (pollerWaited) messagesWaited.poller++;
+      if (simWaited || pollerWaited) messagesWaited.either++;
+      else unwaited.push(...t.deliveries);
+    }
     for (const d of t.deliveries) {
-      if (!pausedWithin(simPauses, t.sentAt, t.sentAt + d) && !pausedWithin(pollerPauses, t.sentAt, t.sentAt + d)) unpaused.push(d);
+      const inSim = pausedWithin(pauses.simulator, t.sentAt, t.sentAt + d);
+      const inPoller = pausedWithin(pauses.poller, t.sentAt, t.sentAt + d);
+      if (!inSim && !inPoller) unpaused.push(d);
       if (d <= above) continue;
       slow.deliveries++;
-      const inSim = pausedWithin(simPauses, t.sentAt, t.sentAt + d);
-      const inPoller = pausedWithin(pollerPauses, t.sentAt, t.sentAt + d);
       if (inSim) slow.simulatorPaused++;
       if (inPoller) slow.pollerPaused++;
-      if (!inSim && !inPoller) slow.neither++;
+      if (simWaited) slow.simulatorWaited!++;
+      if (pollerWaited) slow.pollerWaited!++;
+      if (!inSim && !inPoller && !simWaited && !pollerWaited) slow.neither++;
     }
   }
+  const spread = (xs: number[]): Spread => ({ deliveries: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99) });
+  return {
+    slow,
+    unpaused: spread(unpaused),
+    cpu: measured ? { ...totals, messagesWaited, unwaited: spread(unwaited) } : null,
+  };
+}
+
+async function probe(ctx: BenchContext, poller: Poller, sim: SimChild, name: string, title: string, queues: number): Promise<LatencyResult> {
+  const send = (messages: number) =>
+    poller.call<ProbeResult>('probe', { sender: account(sim.info, SENDER), channel: BENCH_CHANNEL, messages, expect: 10, simulatorPid: sim.proc.pid });
+  const warmCpuBefore = await sim.cpuMs();
+  const warm = await send(WARM_UP_MESSAGES);
+  const warmCpuMs = (await sim.cpuMs()) - warmCpuBefore;
+  const cpuBefore = await sim.cpuMs();
+  await Promise.all([sim.call('gc-record'), poller.call('gc-record')]);
+  const result = await send(ctx.probes);
+  const [simPauses, pollerPauses] = await Promise.all([sim.call<GcPause[]>('gc-pauses'), poller.call<GcPause[]>('gc-pauses')]);
+  const cpuMs = (await sim.cpuMs()) - cpuBefore;
+  const { slow, unpaused, cpu } = attributeDeliveries(result.timelines, { simulator: simPauses, poller: pollerPauses });
   const building = result.timelines.map((t) => t.building);
   return {
     kind: 'latency',
@@ -133,7 +217,9 @@ async function probe(ctx: BenchContext, poller: Poller, sim: SimChild, name: str
     serverUsPerMessage: (cpuMs * 1000) / ctx.probes,
     gc: { simulator: summarizeGcPauses(simPauses, percentile), poller: summarizeGcPauses(pollerPauses, percentile) },
     slow,
-    unpaused: { deliveries: unpaused.length, p50: percentile(unpaused, 50), p99: percentile(unpaused, 99) },
+    unpaused,
+    cpu,
+    warmUp: { messages: WARM_UP_MESSAGES, p50: warm.p50, p99: warm.p99, serverUsPerMessage: (warmCpuMs * 1000) / WARM_UP_MESSAGES },
     building: { p50: percentile(building, 50), p99: percentile(building, 99) },
   };
 }

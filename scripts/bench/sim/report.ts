@@ -4,7 +4,7 @@ import { describeLoad, type MachineCheck, type MachineInfo, type MachineLoad, ty
 import { SATURATED } from '../harness/load.ts';
 import { bytes, kilo, ms, pct, times } from '../harness/stats.ts';
 import type { CaseResult } from './cases.ts';
-import type { LatencyResult } from './realtime.ts';
+import { WAITED_MS, type LatencyResult } from './realtime.ts';
 import type { ThroughputResult } from './throughput.ts';
 
 function gcSummaryLine(g: GcSummary): string {
@@ -12,12 +12,24 @@ function gcSummaryLine(g: GcSummary): string {
   return `${g.count} pauses, ${ms(g.totalMs)} in all${kinds.length ? `: ${kinds.join(', ')}` : ''}`;
 }
 
-/** The collector's pauses during a delivery probe, and what the slowest deliveries overlapped. */
-function gcLines(r: LatencyResult): string[] {
+/**
+ * A delivery probe's warm-up, the collector's pauses and the waits for a CPU during it, and what
+ * the slowest deliveries overlapped.
+ */
+function probeLines(r: LatencyResult): string[] {
   const s = r.slow;
+  const waits = r.cpu;
+  const waitedCounts = s.simulatorWaited === null ? '' : `${s.simulatorWaited} came in a message during which the simulator's event loop waited ≥ ${ms(WAITED_MS)} for its CPU, ${s.pollerWaited} the clients', `;
   return [
+    `  warm-up, not counted: the first ${r.warmUp.messages} messages p50 ${ms(r.warmUp.p50)}, p99 ${ms(r.warmUp.p99)}, server CPU per message ${r.warmUp.serverUsPerMessage.toFixed(0)} µs`,
     `  GC during the probe: simulator ${gcSummaryLine(r.gc.simulator)}; clients ${gcSummaryLine(r.gc.poller)}`,
-    `  the ${s.deliveries} deliveries over p95 (${ms(s.above)}): ${s.simulatorPaused} overlapped a simulator pause, ${s.pollerPaused} a clients' pause, ${s.neither} neither; ` +
+    waits === null
+      ? `  waits for a CPU: not measured (no /proc/<pid>/task/*/schedstat)`
+      : `  waits for a CPU (event loops ready to run, not running): simulator ${ms(waits.simulator.waitMs)} in all, clients ${ms(waits.poller.waitMs)}; ` +
+        `their other threads (V8's compiler and collector, same CPU) ran ${ms(waits.simulator.helpersMs)} and ${ms(waits.poller.helpersMs)}; ` +
+        `${waits.messagesWaited.either} of ${r.messages} messages had a wait ≥ ${ms(WAITED_MS)} (simulator ${waits.messagesWaited.simulator}, clients ${waits.messagesWaited.poller}); ` +
+        `the ${waits.unwaited.deliveries} deliveries of the others: p50 ${ms(waits.unwaited.p50)}, p99 ${ms(waits.unwaited.p99)}`,
+    `  the ${s.deliveries} deliveries over p95 (${ms(s.above)}): ${s.simulatorPaused} overlapped a simulator pause, ${s.pollerPaused} a clients' pause, ${waitedCounts}${s.neither} none of these; ` +
       `the ${r.unpaused.deliveries} that overlapped no pause: p50 ${ms(r.unpaused.p50)}, p99 ${ms(r.unpaused.p99)}; ` +
       `building a send before writing it ${ms(r.building.p50)} p50, ${ms(r.building.p99)} p99 (not counted)`,
   ];
@@ -64,7 +76,7 @@ export function describeResult(r: CaseResult): string[] {
       return [
         `${r.title}: p50 ${ms(r.p50)}, p99 ${ms(r.p99)} over ${r.deliveries} deliveries of ${r.messages} messages; POST /messages p50 ${ms(r.sendP50)}; ` +
           `server CPU per message ${r.serverUsPerMessage.toFixed(0)} µs (its send, its deliveries, the polls renewed)`,
-        ...gcLines(r),
+        ...probeLines(r),
       ];
     case 'queues':
       return [
@@ -74,7 +86,7 @@ export function describeResult(r: CaseResult): string[] {
         `  CPU per send: ${r.withoutQueues.usPerRequest.toFixed(0)} µs without queues, ${r.idleQueues.usPerRequest.toFixed(0)} with them open, ${r.receivingQueues.usPerRequest.toFixed(0)} with ten receiving (their polls included: ` +
           `${r.receivingQueues.answersPerSend.toFixed(1)} GET /events answers per send, ${r.receivingQueues.usPerAnswer.toFixed(0)} µs each with its renewed poll)`,
         `  delivery among ${r.queues} parked polls: p50 ${ms(r.latency.p50)}, p99 ${ms(r.latency.p99)} (${r.latency.deliveries} deliveries); server CPU per message ${r.latency.serverUsPerMessage.toFixed(0)} µs (its send, ten deliveries, ten polls renewed)`,
-        ...gcLines(r.latency),
+        ...probeLines(r.latency),
       ];
     case 'memory':
       return [
