@@ -58,6 +58,8 @@ function textHeaders(req: IncomingMessage): Record<string, string | undefined> {
 
 export function createHttpServer(handle: Handle, options: HttpOptions = {}): HardenedServer {
   const answerRequest = handle.answer ?? handle;
+  /** Answers made and not yet written, response then answer (see writeAll). */
+  let writes: (ServerResponse | RawResponse)[] = [];
   const formLimit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const multipartLimit = options.maxMultipartBytes ?? MAX_MULTIPART_BYTES;
   /**
@@ -155,6 +157,33 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
       req.socket.destroy();
       return;
     }
+    writes.push(res, out);
+    if (writes.length === 2) setImmediate(writeAll);
+  }
+
+  /**
+   * Answers are written together once the event loop has run every request that was ready, not
+   * each as soon as it is made. On loopback a write wakes the client; a client woken once reads
+   * the answers that follow while it runs, where one woken per answer went back to sleep in
+   * between, and each wake-up cost the writer more than the write itself (GET /users/me under
+   * autocannon -c 10: 60 → 42 µs of server CPU per request). An answer waits at most for the
+   * other requests of the same turn; a lone request for one turn of the loop.
+   */
+  function writeAll(): void {
+    const batch = writes;
+    writes = [];
+    for (let i = 0; i < batch.length; i += 2) {
+      const res = batch[i] as ServerResponse;
+      if (res.destroyed) continue;
+      try {
+        write(res, batch[i + 1] as RawResponse);
+      } catch (error) {
+        failed(res.req, res, error);
+      }
+    }
+  }
+
+  function write(res: ServerResponse, out: RawResponse): void {
     // An explicit length keeps responses un-chunked (cheaper for keep-alive clients). Text is
     // handed to node as text: it writes head and body as one string, with no Buffer made for
     // the body and one chunk for the socket instead of two.

@@ -1,4 +1,5 @@
 /** Real HTTP on port 0: the node:http adapter answers exactly like the in-process API. */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenHttp, type Listening } from '../../simulator/http/node.ts';
 import { basicAuth } from '../../simulator/index.ts';
@@ -82,5 +83,43 @@ describe('HTTP server', () => {
     const res = await fetch(`${server.url.replace('/api/v1', '')}/elsewhere`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ result: 'error', msg: 'Not Found', code: 'BAD_REQUEST' });
+  });
+
+  // Answers made in one turn of the event loop are written together (node.ts): each still goes
+  // to its own request, in the order a connection sent them.
+  it('answers requests sent at once on one connection (pipelined) in order, each whole', async () => {
+    const { port } = new URL(server.url);
+    const iagoAuth = basicAuth('iago@zulip.com', s.engine.state.users.get(ID.iago)!.api_key);
+    const head = (path: string, auth?: string) => `GET /api/v1${path} HTTP/1.1\r\nhost: x\r\n${auth ? `authorization: ${auth}\r\n` : ''}\r\n`;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('utf8');
+        if ((text.match(/HTTP\/1\.1 /g) ?? []).length === 3 && text.endsWith('\n')) socket.end();
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write(head('/users/me', hamletAuth) + head('/users/me') + head('/users/me', iagoAuth));
+    });
+    const answers = raw.split(/(?=HTTP\/1\.1 )/).map((one) => {
+      const [headers, body] = one.split('\r\n\r\n') as [string, string];
+      expect(Number(/content-length: (\d+)/i.exec(headers)![1])).toBe(Buffer.byteLength(body));
+      return { status: Number(headers.split(' ')[1]), body: JSON.parse(body) };
+    });
+    expect(answers.map((a) => [a.status, a.body.user_id ?? a.body.code])).toEqual([
+      [200, ID.hamlet],
+      [401, 'UNAUTHORIZED'],
+      [200, ID.iago],
+    ]);
+  });
+
+  it('answers every one of many requests in flight at once', async () => {
+    const ids = [ID.hamlet, ID.iago, ID.othello, ID.cordelia];
+    const auths = ids.map((id) => basicAuth(s.engine.state.users.get(id)!.delivery_email, s.engine.state.users.get(id)!.api_key));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => fetch(`${server.url}/users/me`, { headers: { authorization: auths[i % 4]! } }).then((r) => r.json() as Promise<{ user_id: number }>)),
+    );
+    expect(answers.map((a) => a.user_id)).toEqual(Array.from({ length: 40 }, (_, i) => ids[i % 4]));
   });
 });
