@@ -146,6 +146,7 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
       for (const e of ENCODINGS) track(compress(bytes, e).then((z) => sink.file(`${rel}${e.suffix}`, z)));
     },
     stream(rel) {
+      if (sink.streamWithTwins && isCompressible(rel)) return sink.streamWithTwins(rel);
       const inner = sink.stream(rel);
       if (!isCompressible(rel)) return inner;
       // The band depends on the whole file's size, unknown until it ends: the first

@@ -117,4 +117,24 @@ describe('precompressed twins', () => {
     expect((await readFile(path.join(out, 'f.json'))).equals(bytes)).toBe(true);
     for (const e of ENCODINGS) expect((await readFile(path.join(out, `f.json${e.suffix}`))).equals(await compress(bytes, e)), e.suffix).toBe(true);
   });
+
+  it.each([
+    ['a small', 1000, 0],
+    ['a large', 3 * LARGE_FILE_BYTES, 0],
+    ['a large', 3 * LARGE_FILE_BYTES, 1],
+    // Its compressors start late and far behind, in the batch that also ends the file.
+    ['a just large enough', LARGE_FILE_BYTES + 5000, 1],
+  ])('the writer threads give %s streamed file the twins compress() gives, however it is cut (%#)', async (_, size, cut) => {
+    const out = path.join(await tempDir(), 'out');
+    const text = Array.from({ length: Math.ceil(size / 40) }, (_, i) => `{"n":${i},"título":"Automatización ${i % 97}"}`).join(',');
+    const piece = cut === 0 ? 1000 : 70_001;
+    await prepareWrite(out, ['f.json', 'f.json.br', 'f.json.gz']).commit(async (sink) => {
+      const stream = precompressing(sink).stream('f.json');
+      for (let at = 0; at < text.length; at += piece) await stream.write(text.slice(at, at + piece));
+      await stream.end();
+    });
+    const bytes = Buffer.from(text, 'utf8');
+    expect((await readFile(path.join(out, 'f.json'))).equals(bytes)).toBe(true);
+    for (const e of ENCODINGS) expect((await readFile(path.join(out, `f.json${e.suffix}`))).equals(await compress(bytes, e)), e.suffix).toBe(true);
+  });
 });
