@@ -218,10 +218,14 @@ export function subscribersOf(engine: Engine, streamId: number): number[] {
   const subs = engine.state.subscriptions.get(streamId);
   if (!subs) return [];
   const out: number[] = [];
+  let ascending = true;
   for (const [userId, sub] of subs) {
-    if (sub.active && engine.state.users.get(userId)?.is_active) out.push(userId);
+    if (!sub.active || !engine.state.users.get(userId)?.is_active) continue;
+    if (out.length > 0 && out[out.length - 1]! > userId) ascending = false;
+    out.push(userId);
   }
-  return out.sort((a, b) => a - b);
+  // Subscriptions are mostly made in id order: sorted only when they were not.
+  return ascending ? out : out.sort((a, b) => a - b);
 }
 
 /**

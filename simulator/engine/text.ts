@@ -1,14 +1,18 @@
 /** Text checks and measures several resources (and the HTTP layer) share. */
 
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\p{Cn}]/u;
+
 /**
  * Zulip's check_string_is_printable: the 1-based position of the first control, surrogate or
  * unassigned character, or undefined when every character prints.
  */
 export function unprintablePosition(text: string): number | undefined {
+  // Nearly every text prints: one test of the whole, and a walk only to find the position.
+  if (!UNPRINTABLE.test(text)) return undefined;
   let position = 0;
   for (const ch of text) {
     position++;
-    if (/[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch)) return position;
+    if (UNPRINTABLE.test(ch)) return position;
   }
   return undefined;
 }

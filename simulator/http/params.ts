@@ -153,6 +153,8 @@ function fileParam(spec: ParamSpec, raw: RawParams): UploadedFile[] {
   return files.get(spec.name) ?? [];
 }
 
+const NO_ALIASES: readonly string[] = [];
+
 /**
  * Decode every declared parameter (declaration order) and collect the names it consumed,
  * for `ignored_parameters_unsupported`.
@@ -172,7 +174,10 @@ export function decodeParams(specs: readonly ParamSpec[], raw: RawParams, used: 
       found = raw.path[spec.name];
       foundName = spec.name;
     } else {
-      for (const candidate of [spec.name, ...(spec.aliases ?? [])]) {
+      // The name, then its aliases (no list made of them: this runs for every parameter of every request).
+      found = lookup(spec, raw, spec.name);
+      if (found !== undefined) foundName = spec.name;
+      for (const candidate of spec.aliases ?? NO_ALIASES) {
         const v = lookup(spec, raw, candidate);
         if (v === undefined) continue;
         if (found !== undefined) throw ChatError.confusingVar(foundName!, candidate);

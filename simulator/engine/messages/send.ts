@@ -24,7 +24,7 @@ import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/inde
 import { usersWhoMuted } from '../muted-users.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { recordOutgoingWebhooks } from '../outgoing-webhooks.ts';
-import { unprintablePosition } from '../text.ts';
+import { codePointLength, unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
 import { appendMessage, dmKey, FLAG_BITS, FLAG_SPACE, topicKey, type StoredMessage } from './store.ts';
 
@@ -96,6 +96,8 @@ export function clientName(clientParam: string | undefined, userAgent: string | 
 }
 
 function truncate(text: string, max: number, marker: string): string {
+  // No more UTF-16 units than the limit: no more code points either.
+  if (text.length <= max) return text;
   const chars = [...text];
   if (chars.length <= max) return text;
   const markerChars = [...marker];
@@ -203,7 +205,7 @@ function djangoEscape(text: string): string {
 function checkChannelName(name: string): string {
   const stripped = name.trim();
   if (stripped === '') throw ChatError.badRequest("Channel name can't be empty.");
-  if ([...stripped].length > 60) throw ChatError.badRequest('Channel name too long (limit: 60 characters).');
+  if (stripped.length > 60 && codePointLength(stripped) > 60) throw ChatError.badRequest('Channel name too long (limit: 60 characters).');
   const bad = unprintablePosition(stripped);
   if (bad !== undefined) throw ChatError.badRequest(`Invalid character in channel name, at position ${bad}.`);
   return stripped;
@@ -530,16 +532,16 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
  */
 function messageEvent(message: StoredMessage, recipients: readonly number[], rows: Map<number, number>, checked: CheckedSend): Effect {
   const stream = checked.addressee.kind === 'stream' ? checked.addressee.stream : null;
-  return {
-    ...effect({ type: 'message' }, recipients),
-    message: {
-      stored: message,
-      flags: rows,
-      publicChannel: stream !== null && !stream.invite_only,
-      senderQueueId: checked.queueId,
-      localId: checked.localId,
-    },
+  const sent = effect({ type: 'message' }, recipients);
+  // Set on the effect as made, not spread into a copy of it (the copy cost a few µs per send).
+  sent.message = {
+    stored: message,
+    flags: rows,
+    publicChannel: stream !== null && !stream.invite_only,
+    senderQueueId: checked.queueId,
+    localId: checked.localId,
   };
+  return sent;
 }
 
 export function sendMessage(engine: Engine, sender: UserRecord, params: SendParams): Outcome<{ id: number }> {
