@@ -28,9 +28,34 @@ export interface FormatUserOptions {
   includeCustomProfileFields: boolean;
 }
 
-/** `2019-10-20T07:50+00:00`: ISO 8601, minute precision, UTC (Zulip 9.0+). */
+/** Unix seconds of 10000-01-01T00:00Z: years from then on are written with six digits and a sign. */
+const YEAR_10000 = 253_402_300_800;
+
+/**
+ * `2019-10-20T07:50+00:00`: ISO 8601, minute precision, UTC (Zulip 9.0+). Computed with integer
+ * arithmetic (Hinnant's civil_from_days) where a Date and its ISO string cost about ten times as
+ * much; a property test holds it to the Date's text for every time a Date can hold.
+ */
 export function isoMinute(unixSeconds: number): string {
-  return `${new Date(Math.floor(unixSeconds) * 1000).toISOString().slice(0, 16)}+00:00`;
+  const t = Math.floor(unixSeconds);
+  if (!(t >= 0 && t < YEAR_10000)) return `${new Date(t * 1000).toISOString().slice(0, 16)}+00:00`;
+  const days = Math.floor(t / 86_400);
+  const seconds = t - days * 86_400;
+  // Days since 0000-03-01, counted in 400-year eras of 146,097 days.
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shiftedMonth = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * shiftedMonth + 2) / 5) + 1;
+  const month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(Math.floor(seconds / 3600))}:${two(Math.floor((seconds % 3600) / 60))}+00:00`;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }
 
 /** Render and store a user's Markdown-capable profile values (done when values are saved). */

@@ -12,7 +12,9 @@ import {
   listUsers,
   type DeactivationAction,
 } from '../../engine/users.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import { userJsonMembers } from '../../engine/user-json.ts';
+import { SerializedFields } from '../envelope.ts';
+import type { ParamSpec, ResponseOf, Route } from '../route.ts';
 
 const userIdInPath: ParamSpec = { name: 'user_id', type: 'int', in: 'path', required: true };
 const formatParams: ParamSpec[] = [
@@ -62,12 +64,11 @@ export const userRoutes: Route[] = [
     handler({ engine, user }) {
       const me = user!;
       const ids = engine.state.messages.byUser.get(me.id);
-      // Added to the User object, not spread with it into a new one: V8 builds large spreads slowly.
-      return Object.assign(formatUser(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot }), {
-        is_active: me.is_active,
-        // Deprecated: the highest message id the user received, or -1.
-        max_message_id: ids && ids.length > 0 ? ids[ids.length - 1]! : -1,
-      });
+      // Deprecated: the highest message id the user received, or -1.
+      const maxMessageId = ids && ids.length > 0 ? ids[ids.length - 1]! : -1;
+      // The User object (is_active among its fields) written as text: see engine/user-json.ts.
+      const members = userJsonMembers(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot });
+      return new SerializedFields<ResponseOf<'get-own-user'>>(`${members},"max_message_id":${maxMessageId}`);
     },
   },
   {
