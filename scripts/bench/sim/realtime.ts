@@ -10,8 +10,8 @@
  *
  * A probe first sends WARM_UP_MESSAGES messages it does not count: its requests are not the load
  * rounds' (another client, other headers), so V8 throws away code it had optimized for those and
- * compiles again, on helper threads pinned to the simulator's CPU, for the first hundred or two
- * messages. Their figures are reported beside the counted ones. Around every counted message the
+ * compiles again, on helper threads pinned to the simulator's CPU, for the first few hundred
+ * messages (a server started cold, longer). Their figures are reported beside the counted ones. Around every counted message the
  * clients' process reads how long each process's event loop waited for a CPU (cpu-waits.ts): on a
  * machine shared with other work, that is where a slow delivery's time goes.
  */
@@ -27,7 +27,7 @@ import { requestAs } from './throughput.ts';
 
 const SENDER = 'iago@zulip.com';
 /** Messages a probe sends before those it counts (see the file comment). */
-export const WARM_UP_MESSAGES = 200;
+export const WARM_UP_MESSAGES = 500;
 /** A message's event loop "waited" when it spent this long ready to run without a CPU, ms. */
 export const WAITED_MS = 0.5;
 
