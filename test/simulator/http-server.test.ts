@@ -119,8 +119,12 @@ describe('HTTP server', () => {
     const answers = raw.split(/(?=HTTP\/1\.1 )/).map((one) => {
       const [headers, body] = one.split('\r\n\r\n') as [string, string];
       expect(Number(/content-length: (\d+)/i.exec(headers)![1])).toBe(Buffer.byteLength(body));
-      return { status: Number(headers.split(' ')[1]), body: JSON.parse(body) };
+      const names = headers.split('\r\n').slice(1).map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+      return { status: Number(headers.split(' ')[1]), names, body: JSON.parse(body) };
     });
+    // The answer's own headers in its order, then Content-Length once, then node's.
+    expect(answers[1]!.names.slice(0, 3)).toEqual(['content-type', 'www-authenticate', 'content-length']);
+    for (const a of answers) expect(a.names.filter((n) => n === 'content-length')).toHaveLength(1);
     expect(answers.map((a) => [a.status, a.body.user_id ?? a.body.code])).toEqual([
       [200, ID.hamlet],
       [401, 'UNAUTHORIZED'],
