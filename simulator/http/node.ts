@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { installedContract } from '../contract.ts';
 import { readLimited } from './body.ts';
-import type { Handle, RequestTraits } from './dispatch.ts';
+import { isPromise, type Handle, type RequestTraits } from './dispatch.ts';
 import { internalErrorResponse, transportErrorResponse, type RawResponse } from './envelope.ts';
 import { createHardenedServer, type HardenedServer, type ServerLimits } from './hardening.ts';
 
@@ -146,7 +146,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
         signal,
         remoteAddress: req.socket.remoteAddress,
       });
-      if (out instanceof Promise) out.then((response) => send(req, res, response)).catch((error: unknown) => failed(req, res, error));
+      if (isPromise(out)) out.then((response) => send(req, res, response)).catch((error: unknown) => failed(req, res, error));
       else send(req, res, out);
     } catch (error) {
       failed(req, res, error);

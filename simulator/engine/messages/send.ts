@@ -21,6 +21,7 @@ import {
 } from '../core.ts';
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
+import { sortedDistinct } from '../id-lists.ts';
 import { usersWhoMuted } from '../muted-users.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { recordOutgoingWebhooks } from '../outgoing-webhooks.ts';
@@ -472,7 +473,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     recipientUserIds = mentionedBots.length === 0 ? subscribers : [...subscribers, ...mentionedBots].sort((a, b) => a - b);
     recipientId = stream.recipient_id;
   } else {
-    dmUserIds = [...new Set([sender.id, ...addressee.users.map((u) => u.id)])].sort((a, b) => a - b);
+    dmUserIds = sortedDistinct([sender.id, ...addressee.users.map((u) => u.id)]);
     recipientUserIds = dmUserIds;
     recipientId = dmRecipientId(engine, dmUserIds, sender.id);
   }
@@ -481,7 +482,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   // A muted sender's message starts out read for whoever muted them (mark_as_read_user_ids).
   const muting = usersWhoMuted(engine, sender.id);
   // Recipients come in ascending id order, so the packed rows are written in order as they are
-  // made (no packRows sort); `rows` keeps the bits at send time for the event.
+  // made (no sort); `rows` keeps the bits at send time for the event.
   const rows = new Map<number, number>();
   const userFlags: number[] = [];
   const everyone = rendered.wildcards.has('stream') ? FLAG_BITS.stream_wildcard_mentioned : 0;

@@ -154,11 +154,7 @@ function pushTo<K>(map: Map<K, number[]>, key: K, id: number): void {
 }
 
 /** Pack UserMessage rows (user id → flag bits) into the sorted `userFlags` form. */
-export function packRows(rows: ReadonlyMap<number, number>): number[] {
-  return [...rows.keys()].sort((a, b) => a - b).map((u) => u * FLAG_SPACE + (rows.get(u) ?? 0));
-}
-
-/** Append a message (its id must exceed every stored id; `userFlags` as packRows makes them). */
+/** Append a message (its id must exceed every stored id; `userFlags` packed and sorted by user id, as above). */
 export function appendMessage(store: MessageStore, message: StoredMessage): StoredMessage {
   const last = store.messages[store.messages.length - 1];
   if (last && last.id >= message.id) {
