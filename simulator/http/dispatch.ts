@@ -9,7 +9,7 @@ import { ChatError, isChatError } from '../engine/errors.ts';
 import type { Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 import { catchUp, clockNow } from '../engine/time.ts';
-import { authenticate, checkRouteRole, constantTimeEqual, type SecretsEqual } from './auth.ts';
+import { authenticate, checkRouteRole, constantTimeEqual, createCredentialsReader, type BasicCredentials, type SecretsEqual } from './auth.ts';
 import {
   bodyLength,
   errorResponse,
@@ -330,6 +330,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   };
   const settings: DispatchSettings = {
     secretsEqual: options.secretsEqual ?? constantTimeEqual,
+    readCredentials: createCredentialsReader(),
     longPollTimeoutMs: options.longPollTimeoutMs ?? (() => 50_000),
     onHandled: options.onHandled,
     beforeHandler: options.beforeHandler,
@@ -417,6 +418,8 @@ interface RouteTables {
 
 interface DispatchSettings {
   secretsEqual: SecretsEqual;
+  /** What an Authorization header says (the header's text alone decides it: remembered per header). */
+  readCredentials: (header: string) => BasicCredentials;
   longPollTimeoutMs: () => number;
   onHandled: DispatchOptions['onHandled'];
   beforeHandler: DispatchOptions['beforeHandler'];
@@ -527,7 +530,7 @@ function routed(request: InFlight, parsed: ParsedBody): Soon<RawResponse> {
     if (!engine.state.realm.dev_auth_enabled) throw ChatError.badRequest('DevAuthBackend not enabled.');
   } else if (route.auth !== 'none') {
     // An empty header is still a header: Zulip parses it and answers "Invalid authorization header".
-    if (header !== undefined) user = authenticate(engine, header, route, settings.secretsEqual);
+    if (header !== undefined) user = authenticate(engine, settings.readCredentials(header), route, settings.secretsEqual);
     else if (route.auth !== 'optional') {
       if ((req.headers.accept ?? '').includes('text/html')) {
         const queryStart = req.url.indexOf('?');

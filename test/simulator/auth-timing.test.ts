@@ -37,6 +37,22 @@ describe('HTTP Basic auth does the same work for unknown and known emails', () =
   });
 });
 
+describe('HTTP Basic auth compares the key on every request', () => {
+  it('a header sent again is compared again (what a header says is remembered, never that it was right)', async () => {
+    const { handle, comparisons } = countingDispatcher();
+    const header = basicAuth('hamlet@zulip.com', WRONG_KEY);
+    for (let i = 0; i < 3; i++) {
+      const res = await handle({ method: 'GET', url: '/api/v1/users/me', headers: { authorization: header } });
+      expect(res.status).toBe(401);
+    }
+    expect(comparisons).toEqual([
+      [32, WRONG_KEY],
+      [32, WRONG_KEY],
+      [32, WRONG_KEY],
+    ]);
+  });
+});
+
 describe('POST /fetch_api_key does the same work for unknown and known emails', () => {
   it.each([
     ['an unknown email', 'ghost@zulip.com'],
