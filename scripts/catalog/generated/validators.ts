@@ -18,7 +18,6 @@ const schema42 = {"title":"AbsoluteUrl","type":"string","format":"uri","pattern"
 const schema51 = {"title":"IsoDate","description":"A calendar date, YYYY-MM-DD.","type":"string","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$","format":"date"};
 const schema53 = {"title":"Source","description":"Provenance: where the item comes from, so agents can cache and diff.","type":"object","additionalProperties":false,"required":["path","sha256"],"properties":{"path":{"description":"POSIX path of the source file, relative to the project (content/...).","type":"string","pattern":"^content/[a-z0-9/._-]+\\.md$"},"sha256":{"description":"sha256 of the source file's bytes, hex.","type":"string","pattern":"^[0-9a-f]{64}$"}}};
 const func1 = Object.prototype.hasOwnProperty;
-const func2 = ucs2length;
 const pattern4 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "u");
 const pattern6 = new RegExp("^https?://", "u");
 const pattern12 = new RegExp("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "u");
@@ -118,7 +117,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err7 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -311,7 +310,7 @@ errors++;
 if(data.question !== undefined){
 let data1 = data.question;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err6 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -336,7 +335,7 @@ errors++;
 if(data.answer !== undefined){
 let data2 = data.answer;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err8 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -598,7 +597,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err20 = {instancePath:instancePath+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -623,7 +622,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err22 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
@@ -648,7 +647,7 @@ errors++;
 if(data.summary !== undefined){
 let data3 = data.summary;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(data3.length < 1){
 const err24 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -696,7 +695,7 @@ errors++;
 if(data.region !== undefined){
 let data5 = data.region;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
+if(data5.length < 1){
 const err28 = {instancePath:instancePath+"/region",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -748,7 +747,7 @@ const len0 = data7.length;
 for(let i0=0; i0<len0; i0++){
 let data8 = data7[i0];
 if(typeof data8 === "string"){
-if(func2(data8) < 1){
+if(data8.length < 1){
 const err32 = {instancePath:instancePath+"/localities/" + i0,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err32];
@@ -1488,7 +1487,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err7 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -1784,7 +1783,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err17 = {instancePath:instancePath+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -1809,7 +1808,7 @@ errors++;
 if(data.legal_form !== undefined){
 let data1 = data.legal_form;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err19 = {instancePath:instancePath+"/legal_form",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -1834,7 +1833,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err21 = {instancePath:instancePath+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -1929,7 +1928,7 @@ errors++;
 if(data4.locality !== undefined){
 let data5 = data4.locality;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
+if(data5.length < 1){
 const err29 = {instancePath:instancePath+"/headquarters/locality",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -1954,7 +1953,7 @@ errors++;
 if(data4.region !== undefined){
 let data6 = data4.region;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(data6.length < 1){
 const err31 = {instancePath:instancePath+"/headquarters/region",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
@@ -2086,7 +2085,7 @@ errors++;
 if(data8.telephone !== undefined){
 let data10 = data8.telephone;
 if(typeof data10 === "string"){
-if(func2(data10) < 1){
+if(data10.length < 1){
 const err42 = {instancePath:instancePath+"/contact/telephone",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err42];
@@ -2293,7 +2292,7 @@ errors++;
 if(data16.name !== undefined){
 let data18 = data16.name;
 if(typeof data18 === "string"){
-if(func2(data18) < 1){
+if(data18.length < 1){
 const err59 = {instancePath:instancePath+"/service_lines/" + i1+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
@@ -2318,7 +2317,7 @@ errors++;
 if(data16.description !== undefined){
 let data19 = data16.description;
 if(typeof data19 === "string"){
-if(func2(data19) < 1){
+if(data19.length < 1){
 const err61 = {instancePath:instancePath+"/service_lines/" + i1+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err61];
@@ -2393,7 +2392,7 @@ const len3 = data22.length;
 for(let i3=0; i3<len3; i3++){
 let data23 = data22[i3];
 if(typeof data23 === "string"){
-if(func2(data23) < 1){
+if(data23.length < 1){
 const err66 = {instancePath:instancePath+"/competencies/" + i3,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err66];
@@ -2469,7 +2468,7 @@ errors++;
 if(data25.name !== undefined){
 let data26 = data25.name;
 if(typeof data26 === "string"){
-if(func2(data26) < 1){
+if(data26.length < 1){
 const err72 = {instancePath:instancePath+"/external_profiles/" + i4+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err72];
@@ -2657,7 +2656,7 @@ errors++;
 if(data29.name !== undefined){
 let data31 = data29.name;
 if(typeof data31 === "string"){
-if(func2(data31) < 1){
+if(data31.length < 1){
 const err88 = {instancePath:instancePath+"/coverage/" + i5+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err88];
@@ -2949,7 +2948,7 @@ errors++;
 if(data39.name !== undefined){
 let data42 = data39.name;
 if(typeof data42 === "string"){
-if(func2(data42) < 1){
+if(data42.length < 1){
 const err113 = {instancePath:instancePath+"/json_ld/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err113];
@@ -3215,7 +3214,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -3240,7 +3239,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -3370,7 +3369,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err7 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -3560,7 +3559,7 @@ errors++;
 if(data.question !== undefined){
 let data1 = data.question;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err6 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -3585,7 +3584,7 @@ errors++;
 if(data.answer !== undefined){
 let data2 = data.answer;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err8 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -3916,7 +3915,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err27 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -3941,7 +3940,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err29 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -3989,7 +3988,7 @@ errors++;
 if(data.service_line_name !== undefined){
 let data4 = data.service_line_name;
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 1){
 const err33 = {instancePath:instancePath+"/service_line_name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
@@ -4039,7 +4038,7 @@ errors++;
 if(data.duration !== undefined){
 let data6 = data.duration;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(data6.length < 1){
 const err37 = {instancePath:instancePath+"/duration",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
@@ -4301,7 +4300,7 @@ errors++;
 if(data.audience !== undefined){
 let data14 = data.audience;
 if(typeof data14 === "string"){
-if(func2(data14) < 1){
+if(data14.length < 1){
 const err59 = {instancePath:instancePath+"/audience",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
@@ -4330,7 +4329,7 @@ const len0 = data15.length;
 for(let i0=0; i0<len0; i0++){
 let data16 = data15[i0];
 if(typeof data16 === "string"){
-if(func2(data16) < 1){
+if(data16.length < 1){
 const err61 = {instancePath:instancePath+"/problems/" + i0,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err61];
@@ -4371,7 +4370,7 @@ const len1 = data17.length;
 for(let i1=0; i1<len1; i1++){
 let data18 = data17[i1];
 if(typeof data18 === "string"){
-if(func2(data18) < 1){
+if(data18.length < 1){
 const err64 = {instancePath:instancePath+"/outcomes/" + i1,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err64];
@@ -4412,7 +4411,7 @@ const len2 = data19.length;
 for(let i2=0; i2<len2; i2++){
 let data20 = data19[i2];
 if(typeof data20 === "string"){
-if(func2(data20) < 1){
+if(data20.length < 1){
 const err67 = {instancePath:instancePath+"/deliverables/" + i2,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err67];
@@ -4519,7 +4518,7 @@ const len6 = data27.length;
 for(let i6=0; i6<len6; i6++){
 let data28 = data27[i6];
 if(typeof data28 === "string"){
-if(func2(data28) < 1){
+if(data28.length < 1){
 const err73 = {instancePath:instancePath+"/keywords/" + i6,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err73];
@@ -4736,7 +4735,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -4761,7 +4760,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -4891,7 +4890,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err7 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -5081,7 +5080,7 @@ errors++;
 if(data.question !== undefined){
 let data1 = data.question;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err6 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -5106,7 +5105,7 @@ errors++;
 if(data.answer !== undefined){
 let data2 = data.answer;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err8 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -5377,7 +5376,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err21 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -5402,7 +5401,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err23 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -5431,7 +5430,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 1){
 const err25 = {instancePath:instancePath+"/typical_clients/" + i0,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -6040,7 +6039,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err7 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
@@ -6230,7 +6229,7 @@ errors++;
 if(data.question !== undefined){
 let data1 = data.question;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err6 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
@@ -6255,7 +6254,7 @@ errors++;
 if(data.answer !== undefined){
 let data2 = data.answer;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err8 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err8];
@@ -6546,7 +6545,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err23 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -6571,7 +6570,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err25 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -6596,7 +6595,7 @@ errors++;
 if(data.question !== undefined){
 let data3 = data.question;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(data3.length < 1){
 const err27 = {instancePath:instancePath+"/question",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -6621,7 +6620,7 @@ errors++;
 if(data.answer !== undefined){
 let data4 = data.answer;
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 1){
 const err29 = {instancePath:instancePath+"/answer",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -6646,7 +6645,7 @@ errors++;
 if(data.author !== undefined){
 let data5 = data.author;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
+if(data5.length < 1){
 const err31 = {instancePath:instancePath+"/author",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
@@ -6675,7 +6674,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(typeof data7 === "string"){
-if(func2(data7) < 1){
+if(data7.length < 1){
 const err33 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
@@ -6988,7 +6987,7 @@ const len1 = data16.length;
 for(let i1=0; i1<len1; i1++){
 let data17 = data16[i1];
 if(typeof data17 === "string"){
-if(func2(data17) < 1){
+if(data17.length < 1){
 const err59 = {instancePath:instancePath+"/key_points/" + i1,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
@@ -7301,7 +7300,7 @@ errors++;
 if(data.question !== undefined){
 let data1 = data.question;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err11 = {instancePath:instancePath+"/question",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -7326,7 +7325,7 @@ errors++;
 if(data.answer !== undefined){
 let data2 = data.answer;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err13 = {instancePath:instancePath+"/answer",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -7524,7 +7523,7 @@ errors++;
 if(data5.title !== undefined){
 let data8 = data5.title;
 if(typeof data8 === "string"){
-if(func2(data8) < 1){
+if(data8.length < 1){
 const err30 = {instancePath:instancePath+"/page/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
@@ -7898,7 +7897,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err13 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -7923,7 +7922,7 @@ errors++;
 if(data.description !== undefined){
 let data3 = data.description;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(data3.length < 1){
 const err15 = {instancePath:instancePath+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -9008,7 +9007,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/message",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9130,7 +9129,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/message",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9252,7 +9251,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/message",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9564,7 +9563,7 @@ errors++;
 if(data.question !== undefined){
 let data0 = data.question;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -9589,7 +9588,7 @@ errors++;
 if(data.answer !== undefined){
 let data1 = data.answer;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -9760,7 +9759,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err11 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -9785,7 +9784,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err13 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -9914,7 +9913,7 @@ errors++;
 if(data.name !== undefined){
 let data8 = data.name;
 if(typeof data8 === "string"){
-if(func2(data8) < 1){
+if(data8.length < 1){
 const err23 = {instancePath:instancePath+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -9962,7 +9961,7 @@ errors++;
 if(data.region !== undefined){
 let data10 = data.region;
 if(typeof data10 === "string"){
-if(func2(data10) < 1){
+if(data10.length < 1){
 const err27 = {instancePath:instancePath+"/region",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -10014,7 +10013,7 @@ const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
 let data13 = data12[i1];
 if(typeof data13 === "string"){
-if(func2(data13) < 1){
+if(data13.length < 1){
 const err31 = {instancePath:instancePath+"/localities/" + i1,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err31];
@@ -10164,7 +10163,7 @@ errors++;
 if(data.question !== undefined){
 let data0 = data.question;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -10189,7 +10188,7 @@ errors++;
 if(data.answer !== undefined){
 let data1 = data.answer;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -10390,7 +10389,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err14 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -10415,7 +10414,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err16 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -10544,7 +10543,7 @@ errors++;
 if(data.question !== undefined){
 let data8 = data.question;
 if(typeof data8 === "string"){
-if(func2(data8) < 1){
+if(data8.length < 1){
 const err26 = {instancePath:instancePath+"/question",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err26];
@@ -10569,7 +10568,7 @@ errors++;
 if(data.answer !== undefined){
 let data9 = data.answer;
 if(typeof data9 === "string"){
-if(func2(data9) < 1){
+if(data9.length < 1){
 const err28 = {instancePath:instancePath+"/answer",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err28];
@@ -10594,7 +10593,7 @@ errors++;
 if(data.author !== undefined){
 let data10 = data.author;
 if(typeof data10 === "string"){
-if(func2(data10) < 1){
+if(data10.length < 1){
 const err30 = {instancePath:instancePath+"/author",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err30];
@@ -10643,7 +10642,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 let data12 = data11[i1];
 if(typeof data12 === "string"){
-if(func2(data12) < 1){
+if(data12.length < 1){
 const err34 = {instancePath:instancePath+"/key_points/" + i1,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err34];
@@ -10694,7 +10693,7 @@ const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 let data14 = data13[i2];
 if(typeof data14 === "string"){
-if(func2(data14) < 1){
+if(data14.length < 1){
 const err38 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err38];
@@ -10967,7 +10966,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err12 = {instancePath:instancePath+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -10992,7 +10991,7 @@ errors++;
 if(data.legal_form !== undefined){
 let data1 = data.legal_form;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err14 = {instancePath:instancePath+"/legal_form",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -11017,7 +11016,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err16 = {instancePath:instancePath+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -11147,7 +11146,7 @@ errors++;
 if(data5.locality !== undefined){
 let data6 = data5.locality;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(data6.length < 1){
 const err27 = {instancePath:instancePath+"/headquarters/locality",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
@@ -11172,7 +11171,7 @@ errors++;
 if(data5.region !== undefined){
 let data7 = data5.region;
 if(typeof data7 === "string"){
-if(func2(data7) < 1){
+if(data7.length < 1){
 const err29 = {instancePath:instancePath+"/headquarters/region",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err29];
@@ -11294,7 +11293,7 @@ errors++;
 if(data9.telephone !== undefined){
 let data11 = data9.telephone;
 if(typeof data11 === "string"){
-if(func2(data11) < 1){
+if(data11.length < 1){
 const err39 = {instancePath:instancePath+"/contact/telephone",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err39];
@@ -11499,7 +11498,7 @@ errors++;
 if(data16.name !== undefined){
 let data18 = data16.name;
 if(typeof data18 === "string"){
-if(func2(data18) < 1){
+if(data18.length < 1){
 const err56 = {instancePath:instancePath+"/service_lines/" + i1+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err56];
@@ -11524,7 +11523,7 @@ errors++;
 if(data16.description !== undefined){
 let data19 = data16.description;
 if(typeof data19 === "string"){
-if(func2(data19) < 1){
+if(data19.length < 1){
 const err58 = {instancePath:instancePath+"/service_lines/" + i1+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err58];
@@ -11587,7 +11586,7 @@ const len2 = data20.length;
 for(let i2=0; i2<len2; i2++){
 let data21 = data20[i2];
 if(typeof data21 === "string"){
-if(func2(data21) < 1){
+if(data21.length < 1){
 const err63 = {instancePath:instancePath+"/competencies/" + i2,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err63];
@@ -11663,7 +11662,7 @@ errors++;
 if(data23.name !== undefined){
 let data24 = data23.name;
 if(typeof data24 === "string"){
-if(func2(data24) < 1){
+if(data24.length < 1){
 const err69 = {instancePath:instancePath+"/external_profiles/" + i3+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err69];
@@ -11813,7 +11812,7 @@ errors++;
 if(data28.name !== undefined){
 let data29 = data28.name;
 if(typeof data29 === "string"){
-if(func2(data29) < 1){
+if(data29.length < 1){
 const err81 = {instancePath:instancePath+"/content_license/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err81];
@@ -11947,7 +11946,7 @@ errors++;
 if(data.question !== undefined){
 let data0 = data.question;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -11972,7 +11971,7 @@ errors++;
 if(data.answer !== undefined){
 let data1 = data.answer;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -12133,7 +12132,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err10 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
@@ -12158,7 +12157,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err12 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -12312,7 +12311,7 @@ errors++;
 if(data.description !== undefined){
 let data9 = data.description;
 if(typeof data9 === "string"){
-if(func2(data9) < 1){
+if(data9.length < 1){
 const err24 = {instancePath:instancePath+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -12411,7 +12410,7 @@ errors++;
 if(data.question !== undefined){
 let data0 = data.question;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -12436,7 +12435,7 @@ errors++;
 if(data.answer !== undefined){
 let data1 = data.answer;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -12521,7 +12520,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -12546,7 +12545,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -12717,7 +12716,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err11 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -12742,7 +12741,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err13 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -12885,7 +12884,7 @@ const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(typeof data9 === "string"){
-if(func2(data9) < 1){
+if(data9.length < 1){
 const err24 = {instancePath:instancePath+"/typical_clients/" + i1,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
@@ -13150,7 +13149,7 @@ errors++;
 if(data.question !== undefined){
 let data0 = data.question;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/question",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -13175,7 +13174,7 @@ errors++;
 if(data.answer !== undefined){
 let data1 = data.answer;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/answer",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -13260,7 +13259,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 === "string"){
-if(func2(data0) < 1){
+if(data0.length < 1){
 const err3 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err3];
@@ -13285,7 +13284,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err5 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err5];
@@ -13516,7 +13515,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err17 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -13541,7 +13540,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err19 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -13718,7 +13717,7 @@ errors++;
 if(data.audience !== undefined){
 let data10 = data.audience;
 if(typeof data10 === "string"){
-if(func2(data10) < 1){
+if(data10.length < 1){
 const err33 = {instancePath:instancePath+"/audience",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err33];
@@ -13767,7 +13766,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 let data12 = data11[i1];
 if(typeof data12 === "string"){
-if(func2(data12) < 1){
+if(data12.length < 1){
 const err37 = {instancePath:instancePath+"/problems/" + i1,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err37];
@@ -13828,7 +13827,7 @@ const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 let data14 = data13[i2];
 if(typeof data14 === "string"){
-if(func2(data14) < 1){
+if(data14.length < 1){
 const err42 = {instancePath:instancePath+"/outcomes/" + i2,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err42];
@@ -13879,7 +13878,7 @@ const len3 = data15.length;
 for(let i3=0; i3<len3; i3++){
 let data16 = data15[i3];
 if(typeof data16 === "string"){
-if(func2(data16) < 1){
+if(data16.length < 1){
 const err46 = {instancePath:instancePath+"/deliverables/" + i3,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err46];
@@ -13958,7 +13957,7 @@ errors++;
 if(data.duration !== undefined){
 let data19 = data.duration;
 if(typeof data19 === "string"){
-if(func2(data19) < 1){
+if(data19.length < 1){
 const err52 = {instancePath:instancePath+"/duration",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err52];
@@ -14069,7 +14068,7 @@ const len7 = data24.length;
 for(let i7=0; i7<len7; i7++){
 let data25 = data24[i7];
 if(typeof data25 === "string"){
-if(func2(data25) < 1){
+if(data25.length < 1){
 const err60 = {instancePath:instancePath+"/keywords/" + i7,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err60];
@@ -14311,7 +14310,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err17 = {instancePath:instancePath+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -14336,7 +14335,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err19 = {instancePath:instancePath+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -14615,7 +14614,7 @@ errors++;
 if(data9.name !== undefined){
 let data10 = data9.name;
 if(typeof data10 === "string"){
-if(func2(data10) < 1){
+if(data10.length < 1){
 const err43 = {instancePath:instancePath+"/resources/" + i0+"/name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err43];
@@ -14640,7 +14639,7 @@ errors++;
 if(data9.operation_id !== undefined){
 let data11 = data9.operation_id;
 if(typeof data11 === "string"){
-if(func2(data11) < 1){
+if(data11.length < 1){
 const err45 = {instancePath:instancePath+"/resources/" + i0+"/operation_id",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
@@ -14988,7 +14987,7 @@ errors++;
 if(data22.description !== undefined){
 let data24 = data22.description;
 if(typeof data24 === "string"){
-if(func2(data24) < 1){
+if(data24.length < 1){
 const err74 = {instancePath:instancePath+"/organization_json_ld/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err74];
@@ -15525,7 +15524,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err15 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -15550,7 +15549,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err17 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err17];
@@ -15575,7 +15574,7 @@ errors++;
 if(data.question !== undefined){
 let data3 = data.question;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(data3.length < 1){
 const err19 = {instancePath:instancePath+"/question",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
@@ -15600,7 +15599,7 @@ errors++;
 if(data.answer !== undefined){
 let data4 = data.answer;
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 1){
 const err21 = {instancePath:instancePath+"/answer",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err21];
@@ -15625,7 +15624,7 @@ errors++;
 if(data.author !== undefined){
 let data5 = data.author;
 if(typeof data5 === "string"){
-if(func2(data5) < 1){
+if(data5.length < 1){
 const err23 = {instancePath:instancePath+"/author",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err23];
@@ -15654,7 +15653,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(typeof data7 === "string"){
-if(func2(data7) < 1){
+if(data7.length < 1){
 const err25 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err25];
@@ -16512,7 +16511,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err12 = {instancePath:instancePath+"/slug",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err12];
@@ -16537,7 +16536,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err14 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -16562,7 +16561,7 @@ errors++;
 if(data.description !== undefined){
 let data3 = data.description;
 if(typeof data3 === "string"){
-if(func2(data3) < 1){
+if(data3.length < 1){
 const err16 = {instancePath:instancePath+"/description",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -17685,7 +17684,7 @@ const len4 = data29.length;
 if(len4 > 0){
 let data30 = data29[0];
 if(typeof data30 === "string"){
-if(func2(data30) < 1){
+if(data30.length < 1){
 const err71 = {instancePath:instancePath+"/index/index/" + i3+"/0",schemaPath:"#/properties/index/properties/index/items/prefixItems/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
@@ -17961,7 +17960,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err11 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
@@ -17986,7 +17985,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err13 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
@@ -18015,7 +18014,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 1){
 const err15 = {instancePath:instancePath+"/typical_clients/" + i0,schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
@@ -18644,7 +18643,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
+if(data1.length < 1){
 const err14 = {instancePath:instancePath+"/title",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
@@ -18669,7 +18668,7 @@ errors++;
 if(data.summary !== undefined){
 let data2 = data.summary;
 if(typeof data2 === "string"){
-if(func2(data2) < 1){
+if(data2.length < 1){
 const err16 = {instancePath:instancePath+"/summary",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err16];
@@ -18717,7 +18716,7 @@ errors++;
 if(data.service_line_name !== undefined){
 let data4 = data.service_line_name;
 if(typeof data4 === "string"){
-if(func2(data4) < 1){
+if(data4.length < 1){
 const err20 = {instancePath:instancePath+"/service_line_name",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err20];
@@ -18767,7 +18766,7 @@ errors++;
 if(data.duration !== undefined){
 let data6 = data.duration;
 if(typeof data6 === "string"){
-if(func2(data6) < 1){
+if(data6.length < 1){
 const err24 = {instancePath:instancePath+"/duration",schemaPath:"defs.schema.json#/$defs/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
