@@ -6,23 +6,24 @@
 // what many messages of one answer share (the sender's fields, the recipient, a topic's subject
 // and links, a flag set) is serialised once per answer: a writer lives for one answer only, so
 // nothing it keeps can outlive a change to the state. What is kept from one answer to the next is
-// each message's leading fields (id through client, the content among them), beside every input
-// they were written from and used only while all of those are unchanged.
+// each message's text up to its flags and each sender's fields, beside every input they were
+// written from, and used only while all of those are unchanged.
 import { topicLinks } from '../markdown/index.ts';
 import { highlightHtml } from '../narrow/search.ts';
 import type { Engine } from '../core.ts';
+import type { UserRecord } from '../state.ts';
 import { apiFlags, cachedAvatarUrl, displayRecipient, displayTopic, editFields, escapedTopic, type FormatOptions } from './format.ts';
 import { dmKey, type StoredMessage } from './store.ts';
 
 /**
- * A flag set's JSON, by its bits: a pure function of a number below 2^8, so kept once computed
- * (it cannot go stale).
+ * A flag set's member, `,"flags":[…]`, by its bits: a pure function of a number below 2^8, so
+ * kept once computed (it cannot go stale).
  */
 const flagsJson = new Map<number, string>();
 
-function flagsText(bits: number): string {
+function flagsMember(bits: number): string {
   let text = flagsJson.get(bits);
-  if (text === undefined) flagsJson.set(bits, (text = JSON.stringify(apiFlags(bits))));
+  if (text === undefined) flagsJson.set(bits, (text = `,"flags":${JSON.stringify(apiFlags(bits))}`));
   return text;
 }
 
@@ -63,27 +64,121 @@ function leadingFields(message: StoredMessage, content: string): string {
   return text;
 }
 
+/**
+ * A sender's text from `,"sender_full_name"` to just before `display_recipient`'s value, and from
+ * `,"avatar_url"` through `content_type`, as last written for a user, with the inputs they were
+ * written from: kept from one answer to the next while each input is unchanged (compared on every
+ * read, so they cannot go stale), so that a message's kept text (below) is compared with the same
+ * string, not an equal one written again.
+ */
+interface SenderHead {
+  fullName: string;
+  email: string;
+  realm: string;
+  text: string;
+}
+
+interface SenderTail {
+  avatar: string | null;
+  markdown: boolean;
+  text: string;
+}
+
+const senderHeads = new WeakMap<UserRecord, SenderHead>();
+const senderTails = new WeakMap<UserRecord, SenderTail>();
+
+function senderHeadText(sender: UserRecord, realm: string): string {
+  const kept = senderHeads.get(sender);
+  if (kept !== undefined && kept.fullName === sender.full_name && kept.email === sender.email && kept.realm === realm) return kept.text;
+  const text = flat(`,"sender_full_name":${JSON.stringify(sender.full_name)},"sender_email":${JSON.stringify(sender.email)},"sender_realm_str":${JSON.stringify(realm)},"display_recipient":`);
+  senderHeads.set(sender, { fullName: sender.full_name, email: sender.email, realm, text });
+  return text;
+}
+
+function senderTailText(sender: UserRecord, avatar: string | null, markdown: boolean): string {
+  const kept = senderTails.get(sender);
+  if (kept !== undefined && kept.avatar === avatar && kept.markdown === markdown) return kept.text;
+  const text = flat(`,"avatar_url":${JSON.stringify(avatar)},"content_type":"${markdown ? 'text/html' : 'text/x-markdown'}"`);
+  senderTails.set(sender, { avatar, markdown, text });
+  return text;
+}
+
+/**
+ * A message object's text from `{"id"` to just before `,"flags"`, as it was last written for a
+ * message, with the pieces it was joined from: the leading fields' text (kept above), and the
+ * pieces each answer writes afresh (topic and links, reactions, sender, recipient, avatar,
+ * stream id, edit fields), which carry every other input. Kept only while each piece is still
+ * what this answer wrote, so it cannot go stale; an answer then joins one flat text per message
+ * instead of a dozen pieces that the answer's final copy walks again.
+ */
+interface MessageBody {
+  leading: string;
+  subjectAndLinks: string;
+  isMeMessage: boolean;
+  reactions: string;
+  senderHead: string;
+  recipient: string;
+  senderTail: string;
+  streamId: number | null;
+  edits: string;
+  text: string;
+}
+
+const bodies = new WeakMap<StoredMessage, MessageBody>();
+
+function keptBody(
+  message: StoredMessage,
+  leading: string,
+  subjectAndLinks: string,
+  reactions: string,
+  senderHead: string,
+  recipient: string,
+  senderTail: string,
+  edits: string,
+): string {
+  const kept = bodies.get(message);
+  if (
+    kept !== undefined &&
+    kept.leading === leading &&
+    kept.subjectAndLinks === subjectAndLinks &&
+    kept.isMeMessage === message.isMeMessage &&
+    kept.reactions === reactions &&
+    kept.senderHead === senderHead &&
+    kept.recipient === recipient &&
+    kept.senderTail === senderTail &&
+    kept.streamId === message.streamId &&
+    kept.edits === edits
+  ) {
+    return kept.text;
+  }
+  let text =
+    leading + subjectAndLinks +
+    `,"is_me_message":${message.isMeMessage},"reactions":${reactions},"submessages":[]${senderHead}${recipient}` +
+    `,"type":${message.streamId === null ? '"private"' : '"stream"'}${senderTail}`;
+  if (message.streamId !== null) text += `,"stream_id":${message.streamId}`;
+  text = flat(text + edits);
+  bodies.set(message, { leading, subjectAndLinks, isMeMessage: message.isMeMessage, reactions, senderHead, recipient, senderTail, streamId: message.streamId, edits, text });
+  return text;
+}
+
 export class MessageJsonWriter {
   /** String → its JSON, for strings that recur within the answer (topics). */
   private readonly strings = new Map<string, string>();
   /** Sender id → the text from `,"sender_full_name"` to just before `display_recipient`'s value. */
   private readonly senders = new Map<number, string>();
-  /** Sender id → the text from `,"type"` to `content_type`, which holds the avatar. */
+  /** Sender id → the text from `,"avatar_url"` through `content_type`. */
   private readonly senderTails = new Map<number, string>();
   /** Channel id or DM participants' key → display_recipient's JSON. */
   private readonly recipients = new Map<number | string, string>();
   /** Topic → the text `,"subject":…,"topic_links":…` of a channel message in it. */
   private readonly topics = new Map<string, string>();
-  private readonly realmJson: string;
 
   constructor(
     private readonly engine: Engine,
     private readonly options: FormatOptions,
     /** A search's keywords (then match_content and match_subject are written); null otherwise. */
     private readonly searchWords: readonly string[] | null,
-  ) {
-    this.realmJson = JSON.stringify(engine.state.realm.string_id);
-  }
+  ) {}
 
   private string(text: string): string {
     let json = this.strings.get(text);
@@ -94,9 +189,8 @@ export class MessageJsonWriter {
   private senderHead(message: StoredMessage): string {
     let head = this.senders.get(message.senderId);
     if (head === undefined) {
-      const sender = this.engine.state.users.get(message.senderId)!;
-      head = `,"sender_full_name":${JSON.stringify(sender.full_name)},"sender_email":${JSON.stringify(sender.email)},"sender_realm_str":${this.realmJson},"display_recipient":`;
-      this.senders.set(message.senderId, flat(head));
+      head = senderHeadText(this.engine.state.users.get(message.senderId)!, this.engine.state.realm.string_id);
+      this.senders.set(message.senderId, head);
     }
     return head;
   }
@@ -105,10 +199,8 @@ export class MessageJsonWriter {
     let tail = this.senderTails.get(message.senderId);
     if (tail === undefined) {
       const sender = this.engine.state.users.get(message.senderId)!;
-      const avatar = JSON.stringify(cachedAvatarUrl(this.engine, sender, this.options.clientGravatar));
-      const contentType = this.options.applyMarkdown ? 'text/html' : 'text/x-markdown';
-      tail = `,"avatar_url":${avatar},"content_type":"${contentType}"`;
-      this.senderTails.set(message.senderId, flat(tail));
+      tail = senderTailText(sender, cachedAvatarUrl(this.engine, sender, this.options.clientGravatar), this.options.applyMarkdown);
+      this.senderTails.set(message.senderId, tail);
     }
     return tail;
   }
@@ -134,7 +226,6 @@ export class MessageJsonWriter {
 
   /** One message object, as JSON.stringify writes formatMessage()'s object with `flags` (and match_*) added. */
   write(message: StoredMessage, bits: number): string {
-    const realm = this.engine.state.realm;
     const content = this.options.applyMarkdown ? message.renderedContent : message.content;
     let reactions = '[]';
     if (message.reactions !== null && message.reactions.length > 0) {
@@ -142,24 +233,28 @@ export class MessageJsonWriter {
         message.reactions.map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId })),
       );
     }
-    let text =
-      leadingFields(message, content) + this.subjectAndLinks(message) +
-      `,"is_me_message":${message.isMeMessage},"reactions":${reactions},"submessages":[]${this.senderHead(message)}${this.recipient(message)}` +
-      `,"type":${message.streamId === null ? '"private"' : '"stream"'}${this.senderTail(message)}`;
-    if (message.streamId !== null) text += `,"stream_id":${message.streamId}`;
+    let edits = '';
     if (message.editHistory !== null) {
-      const edits = JSON.stringify(editFields(message.editHistory, realm.message_edit_history_visibility_policy, realm.max_topic_length));
-      if (edits !== '{}') text += `,${edits.slice(1, -1)}`;
+      const realm = this.engine.state.realm;
+      const fields = JSON.stringify(editFields(message.editHistory, realm.message_edit_history_visibility_policy, realm.max_topic_length));
+      if (fields !== '{}') edits = `,${fields.slice(1, -1)}`;
     }
-    text += `,"flags":${flagsText(bits)}`;
-    if (this.searchWords !== null) {
-      const subject = highlightHtml(escapedTopic(message), this.searchWords);
-      text += `,"match_content":${JSON.stringify(highlightHtml(message.renderedContent, this.searchWords))},"match_subject":${JSON.stringify(subject)}`;
-    }
-    return `${text}}`;
+    const body = keptBody(
+      message,
+      leadingFields(message, content),
+      this.subjectAndLinks(message),
+      reactions,
+      this.senderHead(message),
+      this.recipient(message),
+      this.senderTail(message),
+      edits,
+    );
+    const flags = flagsMember(bits);
+    if (this.searchWords === null) return `${body}${flags}}`;
+    const subject = highlightHtml(escapedTopic(message), this.searchWords);
+    return `${body}${flags},"match_content":${JSON.stringify(highlightHtml(message.renderedContent, this.searchWords))},"match_subject":${JSON.stringify(subject)}}`;
   }
 }
-
 
 /**
  * The same text, flat: V8 keeps a concatenation as a tree of its pieces, which every answer that

@@ -4,7 +4,8 @@
  * formatMessage() with the viewer's flags (and match_* for searches) in the envelope, after any
  * history of sends, reactions, edits, moves, flag changes, renames and linkifiers, for any viewer
  * and any of the options that change a message object. Fetches come between the changes too:
- * what the writer keeps of a message from one answer to the next must never outlive a change.
+ * what the writer keeps of a message or a sender from one answer to the next must never outlive a
+ * change.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ const PEOPLE = [HAMLET, IAGO, OTHELLO, CORDELIA];
 const CHANNELS = ['Verona', 'Denmark'];
 // Text that JSON must escape (quotes, backslashes, controls, a lone surrogate) or that is not ASCII.
 const text = fc.oneof(
-  fc.constantFrom('plain words', 'a "quoted" \\ back\\slash', 'tab\there\nnew line', 'émoji 🎉 and ✔', 'lone \ud800 surrogate', '**bold** `code` :smile:', 'see #123 and http://example.com'),
+  fc.constantFrom('plain words', 'a "quoted" \\ back\\slash', 'tab\there\nnew line', 'émoji 🎉 and ✔', 'lone \ud800 surrogate', '**bold** `code` :smile:', 'see #123 and http://example.com', '/me waves'),
   fc.string({ minLength: 1, maxLength: 12 }),
 );
 const topic = fc.constantFrom('', 'topic one', '✔ resolved', 'issue #42', 'a "quoted" topic');
@@ -36,6 +37,7 @@ type Action =
   | { kind: 'rename'; as: number; name: string }
   | { kind: 'renameChannel'; channel: number; name: string }
   | { kind: 'avatar'; as: number }
+  | { kind: 'emailVisibility'; as: number; visibility: number }
   | { kind: 'linkifier' };
 
 const person = fc.integer({ min: 0, max: PEOPLE.length - 1 });
@@ -49,6 +51,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename' as const), as: person, name: fc.constantFrom('Hamlet "the Dane"', 'Ïago', 'Othello\\Moor') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('renameChannel' as const), channel: fc.integer({ min: 0, max: 1 }), name: fc.constantFrom('Ver"ona', 'Dänemark') }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('avatar' as const), as: person }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('emailVisibility' as const), as: person, visibility: fc.constantFrom(1, 4) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'linkifier' as const }) },
 );
 
@@ -100,6 +103,10 @@ async function apply(s: Simulator, a: Action, channelIds: number[]): Promise<voi
       return;
     case 'avatar':
       getUserByEmail(s.engine, as)!.avatar_version += 1;
+      return;
+    case 'emailVisibility':
+      // Changes the sender's sender_email (and, with client_gravatar, the avatar).
+      await patch(s, as, '/settings', { email_address_visibility: String(a.visibility) });
       return;
     case 'linkifier':
       await post(s, IAGO, '/realm/filters', { pattern: '#(?P<id>[0-9]+)', url_template: 'https://example.com/issues/{id}' });
