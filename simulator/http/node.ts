@@ -129,13 +129,13 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
       answer(req, res, NO_BODY, signal);
       return;
     }
-    readLimited(req, limit).then(
-      (body) => {
+    readLimited(req, limit, {
+      done: (body) => {
         if (body === null) hardened.refuse(req, res, shown(tooLarge, req));
         else answer(req, res, body, signal);
       },
-      (error: unknown) => failed(req, res, error),
-    );
+      failed: (error) => failed(req, res, error),
+    });
   }
 
   /** Hand the request to the simulator and write what it answers, now or once it has. */

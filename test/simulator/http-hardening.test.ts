@@ -3,9 +3,11 @@
  * oversized heads, slow clients, too many connections, and a close that drains. Raw sockets,
  * because fetch() cannot send these requests or see how the connection ends.
  */
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../simulator/engine/errors.ts';
 import { createDispatcher } from '../../simulator/http/dispatch.ts';
 import { DEFAULT_LIMITS } from '../../simulator/http/hardening.ts';
@@ -81,7 +83,7 @@ async function start(options: HttpOptions = {}, fixture?: Fixture) {
   await new Promise<void>((resolve) => hardened.server.listen(0, '127.0.0.1', resolve));
   const { port } = hardened.server.address() as { port: number };
   open.push(hardened);
-  return { port, hardened, refusals, sockets, auth: basicAuth('hamlet@zulip.com', s.engine.state.users.get(ID.hamlet)!.api_key) };
+  return { port, s, hardened, refusals, sockets, auth: basicAuth('hamlet@zulip.com', s.engine.state.users.get(ID.hamlet)!.api_key) };
 }
 
 const formHead = (length: number | 'chunked', path = '/api/v1/users/me/subscriptions') =>
@@ -185,6 +187,74 @@ describe('request bodies are judged before they are read whole', () => {
     // The realm's MiB and one more for the framing, then at most a chunk.
     expect(refusals).toHaveLength(1);
     expect(refusals[0]!.bytesRead).toBeLessThanOrEqual(2 * MiB + 256 * 1024);
+  });
+});
+
+describe('request bodies that arrive in pieces or not at all', () => {
+  /** A send to Verona whose form body is split every `size` bytes (inside percent escapes too). */
+  const sendInPieces = (auth: string, content: string, size: number, framing: 'length' | 'chunked') => {
+    const form = Buffer.from(new URLSearchParams({ type: 'stream', to: 'Verona', topic: 'pieces', content }).toString());
+    const pieces: (Buffer | string)[] = [];
+    for (let at = 0; at < form.length; at += size) {
+      const piece = form.subarray(at, at + size);
+      if (framing === 'chunked') pieces.push(`${piece.length.toString(16)}\r\n`, piece, '\r\n');
+      else pieces.push(piece);
+    }
+    if (framing === 'chunked') pieces.push('0\r\n\r\n');
+    const head = formHead(framing === 'chunked' ? 'chunked' : form.length, '/api/v1/messages').replace('\r\n\r\n', `\r\nAuthorization: ${auth}\r\n\r\n`);
+    return [head, ...pieces];
+  };
+
+  it.each(['length', 'chunked'] as const)('a body sent in small pieces with pauses between them is read whole (%s)', async (framing) => {
+    const { port, s, auth } = await start();
+    const content = 'naïve café ☕ über'.repeat(3);
+    const res = await exchange(port, sendInPieces(auth, content, 7, framing), { delayMs: 2 });
+    expect(statusOf(res.response)).toBe(200);
+    const { id } = JSON.parse(bodyOf(res.response)) as { id: number };
+    const store = s.engine.state.messages;
+    expect(store.messages[store.indexById.get(id)!]!.content).toBe(content);
+  });
+
+  it('a client that hangs up mid-body costs no message and no logged error, and other clients are served', async () => {
+    const { port, s, auth, refusals } = await start();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const stored = s.engine.state.messages.messages.length;
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      // 40 bytes promised, 21 sent, then the connection reset.
+      socket.write(formHead(40, '/api/v1/messages').replace('\r\n\r\n', `\r\nAuthorization: ${auth}\r\n\r\n`) + 'type=stream&to=Verona');
+      await sleep(20);
+      socket.resetAndDestroy();
+      await once(socket, 'close');
+      const next = await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: auth } });
+      expect(next.status).toBe(200);
+      expect(s.engine.state.messages.messages.length).toBe(stored);
+      expect(errors).not.toHaveBeenCalled();
+      expect(refusals).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('a client that hangs up after its body, while the answer is being made, costs no logged error', async () => {
+    const { port, auth } = await start();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await once(socket, 'connect');
+      socket.write('GET /api/v1/test_slow?ms=100 HTTP/1.1\r\nHost: test\r\nContent-Length: 3\r\n\r\nabc');
+      await sleep(30);
+      socket.resetAndDestroy();
+      await sleep(150);
+      const next = await fetch(`http://127.0.0.1:${port}/api/v1/users/me`, { headers: { authorization: auth } });
+      expect(next.status).toBe(200);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 
