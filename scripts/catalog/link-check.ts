@@ -4,6 +4,7 @@
  * Everything is looked up in maps built once, so the cost grows with the content, not its square.
  */
 import { SERVICE_LINES, sitePath, type CollectionKind } from './collections.ts';
+import { docMemo } from './doc-memo.ts';
 import { cmp, issue, type Issue } from './issues.ts';
 import type { CollectionDoc, Doc, OrganizationDoc } from './validate.ts';
 
@@ -155,11 +156,9 @@ function checkFaqs(doc: CollectionDoc): Issue[] {
 }
 
 /** A document's body links, read once per document object (watch keeps unchanged ones). */
-const bodyLinks = new WeakMap<Doc, string[]>();
+const bodyLinks = docMemo<Doc, string[]>('site links of the body');
 function linksOf(doc: Doc): string[] {
-  let links = bodyLinks.get(doc);
-  if (!links) bodyLinks.set(doc, (links = siteLinks(doc.body)));
-  return links;
+  return bodyLinks.get(doc) ?? bodyLinks.set(doc, siteLinks(doc.body));
 }
 
 /**

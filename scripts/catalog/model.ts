@@ -3,6 +3,7 @@
  * needs. Built once per build; emitters only read it.
  */
 import { detailFile, SERVICE_LINES } from './collections.ts';
+import { docMemo } from './doc-memo.ts';
 import { cmp } from './issues.ts';
 import { docSitePath } from './link-check.ts';
 import { apiUrl, markdownUrl, pageUrl, type Site } from './site.ts';
@@ -93,19 +94,17 @@ export interface Addresses {
 /**
  * Every emitter asks for these (resources, FAQs, pages, twins, llms.txt, the sitemap): derived
  * once per document and site, so a large site does not build and keep the same strings six times.
+ * A build has one site; the addresses for another site replace them.
  */
-const addressCache = new WeakMap<Site, WeakMap<CollectionDoc, Addresses>>();
+const addressMemo = docMemo<CollectionDoc, { site: Site; at: Addresses }>('addresses');
 
 /** The absolute addresses of a collection item: page and Markdown twin. */
 export function addressesOf(site: Site, doc: CollectionDoc): Addresses {
-  let perSite = addressCache.get(site);
-  if (!perSite) addressCache.set(site, (perSite = new WeakMap()));
-  let at = perSite.get(doc);
-  if (!at) {
-    const path = docSitePath(doc);
-    at = { path, url: pageUrl(site, path), markdown_url: markdownUrl(site, path) };
-    perSite.set(doc, at);
-  }
+  const known = addressMemo.get(doc);
+  if (known?.site === site) return known.at;
+  const path = docSitePath(doc);
+  const at = { path, url: pageUrl(site, path), markdown_url: markdownUrl(site, path) };
+  addressMemo.set(doc, { site, at });
   return at;
 }
 

@@ -13,6 +13,7 @@ import type { Sector } from '../../types/catalog/sector.ts';
 import type { SectorSummary } from '../../types/catalog/sector-summary.ts';
 import type { Service } from '../../types/catalog/service.ts';
 import type { ServiceSummary } from '../../types/catalog/service-summary.ts';
+import { docMemo } from './doc-memo.ts';
 import { addressesOf, sourceOf, type Catalog } from './model.ts';
 import { apiUrl } from './site.ts';
 import { readingMinutes, wordCount } from './text.ts';
@@ -33,19 +34,17 @@ function titled(items: readonly TitledItem[]): TitledItem[] {
  * documents across rebuilds, so their word counts and FAQ ids are not computed again (and the
  * same objects come out, which makes comparing a rebuild's output with the last one cheap).
  */
-const ownFields = new WeakMap<CollectionDoc, { faqs: PageFaq[]; body: { body_markdown: string; word_count: number; reading_time_minutes: number } }>();
+type OwnFields = { faqs: PageFaq[]; body: { body_markdown: string; word_count: number; reading_time_minutes: number } };
+const ownFields = docMemo<CollectionDoc, OwnFields>('fields of its own');
 
-function own(doc: CollectionDoc) {
-  let fields = ownFields.get(doc);
-  if (!fields) {
-    const words = wordCount(doc.body);
-    fields = {
-      faqs: (doc.fm.faqs ?? []).map((f) => ({ id: faqId(doc, f.question), question: f.question, answer: f.answer })),
-      body: { body_markdown: doc.body, word_count: words, reading_time_minutes: readingMinutes(words) },
-    };
-    ownFields.set(doc, fields);
-  }
-  return fields;
+function own(doc: CollectionDoc): OwnFields {
+  const known = ownFields.get(doc);
+  if (known) return known;
+  const words = wordCount(doc.body);
+  return ownFields.set(doc, {
+    faqs: (doc.fm.faqs ?? []).map((f) => ({ id: faqId(doc, f.question), question: f.question, answer: f.answer })),
+    body: { body_markdown: doc.body, word_count: words, reading_time_minutes: readingMinutes(words) },
+  });
 }
 
 function pageFaqs(doc: CollectionDoc): PageFaq[] {
