@@ -34,7 +34,10 @@ export function readLimited(stream: Readable, limit: number, reader: BodyReader)
   stream.on('end', () => {
     if (told) return;
     told = true;
-    reader.done(Buffer.concat(chunks, size));
+    // node hands each chunk over as a copy of its own, exactly its size: a body that came in one
+    // piece (nearly every form POST) is that chunk, and copying it again bought nothing (about
+    // 3,700 fewer instructions per request, counted as above).
+    reader.done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   });
   stream.on('error', (error: Error) => {
     if (told) return;
