@@ -43,31 +43,42 @@ export function userJsonMembers(engine: Engine, viewer: UserRecord | undefined, 
 /**
  * profileDataOf(engine, user) as JSON text. An object lists integer-like keys (array indices:
  * 0 … 2^32 − 2) first, ascending, then the others in insertion order; field ids are such keys,
- * so the realm's field order (the order users see) is not the order of the text.
+ * so the realm's field order (the order users see) is not the order of the text. Fields are
+ * mostly listed in the order they were made, their ids' order: the text is written as they come,
+ * and only a realm whose order differs has its members sorted.
  */
 function profileDataJson(engine: Engine, user: UserRecord): string {
-  const ids: number[] = [];
-  const texts: string[] = [];
-  let ascending = true;
+  let out = '{';
+  let lastRank = -1;
   for (const field of engine.state.realm.custom_profile_fields) {
     const value = user.profile_data.get(field.id);
     if (value === undefined) continue;
-    const rendered = user.profile_data_rendered.get(field.id);
     const rank = arrayIndexRank(field.id);
-    if (ids.length > 0 && rank < ids[ids.length - 1]!) ascending = false;
-    ids.push(rank);
-    texts.push(
-      `${json(String(field.id))}:` + (rendered === undefined ? `{"value":${json(value)}}` : `{"value":${json(value)},"rendered_value":${json(rendered)}}`),
-    );
-  }
-  // Fields are mostly listed in the order they were made, which is their ids' order.
-  const order = ascending ? null : ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]! || a - b);
-  let out = '{';
-  for (let i = 0; i < texts.length; i++) {
-    if (i > 0) out += ',';
-    out += texts[order ? order[i]! : i]!;
+    if (rank < lastRank) return sortedProfileDataJson(engine, user);
+    if (lastRank >= 0) out += ',';
+    lastRank = rank;
+    out += profileMember(field.id, value, user.profile_data_rendered.get(field.id));
   }
   return `${out}}`;
+}
+
+/** One field's member of profile_data. A number's text never needs escaping in JSON. */
+function profileMember(id: number, value: string, rendered: string | undefined): string {
+  return rendered === undefined ? `"${id}":{"value":${json(value)}}` : `"${id}":{"value":${json(value)},"rendered_value":${json(rendered)}}`;
+}
+
+/** profileDataJson for a realm whose fields are not in their ids' order. */
+function sortedProfileDataJson(engine: Engine, user: UserRecord): string {
+  const ranks: number[] = [];
+  const members: string[] = [];
+  for (const field of engine.state.realm.custom_profile_fields) {
+    const value = user.profile_data.get(field.id);
+    if (value === undefined) continue;
+    ranks.push(arrayIndexRank(field.id));
+    members.push(profileMember(field.id, value, user.profile_data_rendered.get(field.id)));
+  }
+  const order = ranks.map((_, i) => i).sort((a, b) => ranks[a]! - ranks[b]! || a - b);
+  return `{${order.map((i) => members[i]!).join(',')}}`;
 }
 
 /** Where a key of this id stands among an object's keys: indices by value, every other key after them, as inserted. */
