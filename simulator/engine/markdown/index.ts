@@ -6,7 +6,7 @@
 import markdownIt, { type MarkdownIt, type StateCore, type StateInline, type Token } from 'markdown-it';
 import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
 import { narrowHashEncode } from './hash.ts';
-import { linkifyText, topicLinks as topicLinksWith, type Linkifier } from './linkifiers.ts';
+import { linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, type Linkifier } from './linkifiers.ts';
 
 export interface MentionableUser {
   id: number;
@@ -438,4 +438,9 @@ export function isMeMessage(content: string, html: string): boolean {
 /** Topic text → `topic_links`: realm linkifiers, then raw URLs (zerver/lib/markdown topic_links). */
 export function topicLinks(topic: string, linkifiers: readonly Linkifier[]): { text: string; url: string }[] {
   return topicLinksWith(topic, linkifiers, renderer.linkify);
+}
+
+/** topicLinks() as JSON text. */
+export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[]): string {
+  return topicLinksJsonWith(topic, linkifiers, renderer.linkify);
 }

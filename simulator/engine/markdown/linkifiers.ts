@@ -160,24 +160,48 @@ const LINK_SPLITTER = /[ !;),'"]/;
  * one gets `https://`), overlapping matches dropped by that precedence, the rest in topic order.
  */
 export function topicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
-  // Every fetched channel message needs its topic's links; topics repeat, so they are computed
-  // once per topic text and linkifier list (the cache is dropped when it grows large).
+  return linksOf(topicCacheFor(linkifiers), topic, linkifiers, linkify).map((l) => ({ ...l }));
+}
+
+/** topic_links as JSON text, kept beside the links (the same string while they are unchanged). */
+export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): string {
+  const cache = topicCacheFor(linkifiers);
+  let json = cache.jsonByTopic.get(topic);
+  if (json === undefined) {
+    const links = linksOf(cache, topic, linkifiers, linkify);
+    cache.jsonByTopic.set(topic, (json = links.length === 0 ? '[]' : JSON.stringify(links)));
+  }
+  return json;
+}
+
+// Every fetched channel message needs its topic's links; topics repeat, so they are computed
+// once per topic text and linkifier list (the cache is dropped when it grows large).
+function topicCacheFor(linkifiers: readonly Linkifier[]): TopicCache {
   let cache = topicCache.get(linkifiers);
-  if (!cache || cache.byTopic.size > TOPIC_CACHE_LIMIT || !sameLinkifiers(cache.seen, linkifiers)) {
-    cache = { seen: linkifiers.map((l) => ({ ...l })), byTopic: new Map() };
+  if (!cache || cache.byTopic.size > TOPIC_CACHE_LIMIT || cache.jsonByTopic.size > TOPIC_CACHE_LIMIT || !sameLinkifiers(cache.seen, linkifiers)) {
+    cache = { seen: linkifiers.map((l) => ({ ...l })), byTopic: new Map(), jsonByTopic: new Map() };
     topicCache.set(linkifiers, cache);
   }
+  return cache;
+}
+
+function linksOf(cache: TopicCache, topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): readonly { text: string; url: string }[] {
   let links = cache.byTopic.get(topic);
   if (!links) {
     links = computeTopicLinks(topic, linkifiers, linkify);
     cache.byTopic.set(topic, links);
   }
-  return links.map((l) => ({ ...l }));
+  return links;
 }
 
 const TOPIC_CACHE_LIMIT = 10_000;
+interface TopicCache {
+  seen: Linkifier[];
+  byTopic: Map<string, readonly { text: string; url: string }[]>;
+  jsonByTopic: Map<string, string>;
+}
 /** Keyed by the realm's list; `seen` notices a list changed in place. */
-const topicCache = new WeakMap<readonly Linkifier[], { seen: Linkifier[]; byTopic: Map<string, readonly { text: string; url: string }[]> }>();
+const topicCache = new WeakMap<readonly Linkifier[], TopicCache>();
 
 function sameLinkifiers(seen: readonly Linkifier[], now: readonly Linkifier[]): boolean {
   if (seen.length !== now.length) return false;

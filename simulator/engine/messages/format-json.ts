@@ -3,12 +3,13 @@
 // (and a search's match_content / match_subject), which is what the answer was before; but
 // JSON.stringify pays for every key and value it visits, over a thousand in a 50-message answer,
 // and that cost more than everything else the request did. Here the keys are literal text, and
-// what many messages of one answer share (the sender's fields, the recipient, a topic's subject
-// and links, a flag set) is serialised once per answer: a writer lives for one answer only, so
-// nothing it keeps can outlive a change to the state. What is kept from one answer to the next is
-// each message's text up to its flags and each sender's fields, beside every input they were
-// written from, and used only while all of those are unchanged.
-import { topicLinks } from '../markdown/index.ts';
+// what many messages of one answer share (the sender's fields, the recipient) is serialised once
+// per answer: a writer lives for one answer only, so nothing it keeps can outlive a change to the
+// state. What is kept from one answer to the next is each message's text up to its flags and each
+// sender's fields, beside every input they were written from, and used only while all of those
+// are unchanged (a topic's links are kept as JSON by the linkifiers' own cache, a flag set's JSON
+// by its bits).
+import { topicLinksJson } from '../markdown/index.ts';
 import { highlightHtml } from '../narrow/search.ts';
 import type { Engine } from '../core.ts';
 import type { UserRecord } from '../state.ts';
@@ -106,14 +107,15 @@ function senderTailText(sender: UserRecord, avatar: string | null, markdown: boo
 /**
  * A message object's text from `{"id"` to just before `,"flags"`, as it was last written for a
  * message, with the pieces it was joined from: the leading fields' text (kept above), and the
- * pieces each answer writes afresh (topic and links, reactions, sender, recipient, avatar,
- * stream id, edit fields), which carry every other input. Kept only while each piece is still
- * what this answer wrote, so it cannot go stale; an answer then joins one flat text per message
- * instead of a dozen pieces that the answer's final copy walks again.
+ * pieces each answer finds afresh (the displayed topic and its links, reactions, sender,
+ * recipient, avatar, stream id, edit fields), which carry every other input. Kept only while
+ * each piece is still what this answer found, so it cannot go stale; an answer then joins one
+ * flat text per message instead of a dozen pieces that the answer's final copy walks again.
  */
 interface MessageBody {
   leading: string;
-  subjectAndLinks: string;
+  subject: string;
+  links: string;
   isMeMessage: boolean;
   reactions: string;
   senderHead: string;
@@ -129,7 +131,8 @@ const bodies = new WeakMap<StoredMessage, MessageBody>();
 function keptBody(
   message: StoredMessage,
   leading: string,
-  subjectAndLinks: string,
+  subject: string,
+  links: string,
   reactions: string,
   senderHead: string,
   recipient: string,
@@ -140,7 +143,8 @@ function keptBody(
   if (
     kept !== undefined &&
     kept.leading === leading &&
-    kept.subjectAndLinks === subjectAndLinks &&
+    kept.subject === subject &&
+    kept.links === links &&
     kept.isMeMessage === message.isMeMessage &&
     kept.reactions === reactions &&
     kept.senderHead === senderHead &&
@@ -152,26 +156,22 @@ function keptBody(
     return kept.text;
   }
   let text =
-    leading + subjectAndLinks +
+    `${leading},"subject":${JSON.stringify(subject)},"topic_links":${links}` +
     `,"is_me_message":${message.isMeMessage},"reactions":${reactions},"submessages":[]${senderHead}${recipient}` +
     `,"type":${message.streamId === null ? '"private"' : '"stream"'}${senderTail}`;
   if (message.streamId !== null) text += `,"stream_id":${message.streamId}`;
   text = flat(text + edits);
-  bodies.set(message, { leading, subjectAndLinks, isMeMessage: message.isMeMessage, reactions, senderHead, recipient, senderTail, streamId: message.streamId, edits, text });
+  bodies.set(message, { leading, subject, links, isMeMessage: message.isMeMessage, reactions, senderHead, recipient, senderTail, streamId: message.streamId, edits, text });
   return text;
 }
 
 export class MessageJsonWriter {
-  /** String → its JSON, for strings that recur within the answer (topics). */
-  private readonly strings = new Map<string, string>();
   /** Sender id → the text from `,"sender_full_name"` to just before `display_recipient`'s value. */
   private readonly senders = new Map<number, string>();
   /** Sender id → the text from `,"avatar_url"` through `content_type`. */
   private readonly senderTails = new Map<number, string>();
   /** Channel id or DM participants' key → display_recipient's JSON. */
   private readonly recipients = new Map<number | string, string>();
-  /** Topic → the text `,"subject":…,"topic_links":…` of a channel message in it. */
-  private readonly topics = new Map<string, string>();
 
   constructor(
     private readonly engine: Engine,
@@ -179,12 +179,6 @@ export class MessageJsonWriter {
     /** A search's keywords (then match_content and match_subject are written); null otherwise. */
     private readonly searchWords: readonly string[] | null,
   ) {}
-
-  private string(text: string): string {
-    let json = this.strings.get(text);
-    if (json === undefined) this.strings.set(text, (json = JSON.stringify(text)));
-    return json;
-  }
 
   private senderHead(message: StoredMessage): string {
     let head = this.senders.get(message.senderId);
@@ -212,18 +206,6 @@ export class MessageJsonWriter {
     return json;
   }
 
-  private subjectAndLinks(message: StoredMessage): string {
-    if (message.streamId === null) return `,"subject":${this.string(message.topic)},"topic_links":[]`;
-    let text = this.topics.get(message.topic);
-    if (text === undefined) {
-      const subject = displayTopic(this.engine, message, this.options.allowEmptyTopicName);
-      const links = topicLinks(message.topic, this.engine.state.realm.linkifiers);
-      text = `,"subject":${this.string(subject)},"topic_links":${links.length === 0 ? '[]' : JSON.stringify(links)}`;
-      this.topics.set(message.topic, flat(text));
-    }
-    return text;
-  }
-
   /** One message object, as JSON.stringify writes formatMessage()'s object with `flags` (and match_*) added. */
   write(message: StoredMessage, bits: number): string {
     const content = this.options.applyMarkdown ? message.renderedContent : message.content;
@@ -239,10 +221,12 @@ export class MessageJsonWriter {
       const fields = JSON.stringify(editFields(message.editHistory, realm.message_edit_history_visibility_policy, realm.max_topic_length));
       if (fields !== '{}') edits = `,${fields.slice(1, -1)}`;
     }
+    // A direct message's topic is '' and has no links.
     const body = keptBody(
       message,
       leadingFields(message, content),
-      this.subjectAndLinks(message),
+      displayTopic(this.engine, message, this.options.allowEmptyTopicName),
+      message.streamId === null ? '[]' : topicLinksJson(message.topic, this.engine.state.realm.linkifiers),
       reactions,
       this.senderHead(message),
       this.recipient(message),

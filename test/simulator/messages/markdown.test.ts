@@ -2,7 +2,7 @@
 // its mention/emoji/channel-link output), plus what the renderer reports back.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { isMeMessage, PLAIN_LINE, renderFull, renderMarkdown, topicLinks, type RenderContext } from '../../../simulator/engine/markdown/index.ts';
+import { isMeMessage, PLAIN_LINE, renderFull, renderMarkdown, topicLinks, topicLinksJson, type RenderContext } from '../../../simulator/engine/markdown/index.ts';
 
 const users = [
   { id: 10, full_name: 'King Hamlet' },
@@ -147,6 +147,17 @@ describe('Zulip-flavoured Markdown', () => {
       { text: '#1234', url: 'https://github.com/zulip/zulip/pull/1234' },
       { text: 'https://x.org/a', url: 'https://x.org/a' },
     ]);
+  });
+
+  test('topic links as JSON follow a linkifier changed in place', () => {
+    const linkifiers = [{ pattern: '#(?P<id>[0-9]{2,8})', url_template: 'https://github.com/zulip/zulip/pull/{id}' }];
+    const json = () => JSON.parse(topicLinksJson('fix #1234', linkifiers)) as unknown;
+    expect(json()).toEqual([{ text: '#1234', url: 'https://github.com/zulip/zulip/pull/1234' }]);
+    expect(topicLinksJson('fix #1234', linkifiers)).toBe(JSON.stringify(topicLinks('fix #1234', linkifiers)));
+    linkifiers[0]!.url_template = 'https://example.com/{id}';
+    expect(json()).toEqual([{ text: '#1234', url: 'https://example.com/1234' }]);
+    linkifiers.length = 0;
+    expect(topicLinksJson('fix #1234', linkifiers)).toBe('[]');
   });
 });
 
