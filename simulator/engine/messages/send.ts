@@ -484,7 +484,6 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
   // Recipients come in ascending id order, so the packed rows are written in order as they are
   // made (no sort); `rows` keeps the bits at send time for the event.
   const rows = new Map<number, number>();
-  const userFlags: number[] = [];
   const everyone = rendered.wildcards.has('stream') ? FLAG_BITS.stream_wildcard_mentioned : 0;
   const readUserIds = checked.readUserIds;
   for (const userId of recipientUserIds) {
@@ -497,8 +496,11 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
     if (alerted.has(userId)) bits |= FLAG_BITS.has_alert_word;
     if (participants?.has(userId)) bits |= FLAG_BITS.topic_wildcard_mentioned;
     rows.set(userId, bits);
-    userFlags.push(userId * FLAG_SPACE + bits);
   }
+  // Exactly as long as its rows (an array grown by push keeps room for 17 or more: see appendMessage).
+  const userFlags = new Array<number>(rows.size);
+  let row = 0;
+  for (const [userId, bits] of rows) userFlags[row++] = userId * FLAG_SPACE + bits;
   // One object literal with every field, so all stored messages share one shape (lean and fast).
   const message: StoredMessage = {
     id,

@@ -153,8 +153,13 @@ function pushTo<K>(map: Map<K, number[]>, key: K, id: number): void {
   else map.set(key, [id]);
 }
 
-/** Pack UserMessage rows (user id → flag bits) into the sorted `userFlags` form. */
-/** Append a message (its id must exceed every stored id; `userFlags` packed and sorted by user id, as above). */
+/**
+ * Append a message (its id must exceed every stored id; `userFlags` packed and sorted by user id,
+ * as above, and exactly as long as its rows: an array grown by push keeps room for 17 or more,
+ * about 90 B per message beyond its handful of rows). The heap's size costs time as well as
+ * memory: each young-generation collection visits every page of the old generation (V8's
+ * scavenger), so every request to a server holding a million messages pays for their bytes.
+ */
 export function appendMessage(store: MessageStore, message: StoredMessage): StoredMessage {
   const last = store.messages[store.messages.length - 1];
   if (last && last.id >= message.id) {
