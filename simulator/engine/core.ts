@@ -228,6 +228,15 @@ export function subscribersOf(engine: Engine, streamId: number): number[] {
   return ascending ? out : out.sort((a, b) => a - b);
 }
 
+/** How many subscribersOf would list, without listing them (every Channel object carries it). */
+export function subscriberCount(engine: Engine, streamId: number): number {
+  const subs = engine.state.subscriptions.get(streamId);
+  if (!subs) return 0;
+  let count = 0;
+  for (const [userId, sub] of subs) if (sub.active && engine.state.users.get(userId)?.is_active) count++;
+  return count;
+}
+
 /**
  * Zulip's content access: subscribers always; for public channels every non-guest; for
  * web-public channels guests too. Private channels: subscribers only (admins get metadata,

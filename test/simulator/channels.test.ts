@@ -1,5 +1,6 @@
 /** Channels and subscriptions (reference §4) through the in-process API. */
 import { describe, expect, it } from 'vitest';
+import { CHANNEL_GROUP_SETTINGS } from '../../simulator/engine/state.ts';
 import { ID, NOW, assertValid, devFixture, sim, validateChannel, watchEvents, type Delivered } from './helpers.ts';
 
 const names = (body: { streams: { name: string }[] }) => body.streams.map((s) => s.name);
@@ -21,6 +22,15 @@ describe('GET /streams', () => {
     const res = await sim().request({ method: 'GET', path: '/api/v1/streams', as, query });
     expect(res.status).toBe(200);
     expect(names(res.body)).toEqual(expected);
+  });
+
+  it.each(CHANNEL_GROUP_SETTINGS)('answers each channel\'s %s as it is set', async (setting) => {
+    const s = sim();
+    const res = await s.request({ method: 'GET', path: '/api/v1/streams', as: ID.iago, query: { include_all: true } });
+    expect(res.status).toBe(200);
+    const answered = Object.fromEntries(res.body.streams.map((c: Record<string, unknown>) => [c.stream_id, c[setting]]));
+    const stored = Object.fromEntries([...s.engine.state.streams.values()].map((c) => [c.id, c.groups[setting]]));
+    expect(answered).toEqual(stored);
   });
 
   it('refuses include_all_active to non-administrators (spec)', async () => {
