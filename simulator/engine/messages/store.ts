@@ -165,13 +165,19 @@ export function appendMessage(store: MessageStore, message: StoredMessage): Stor
   if (last && last.id >= message.id) {
     throw new Error(`message ids must increase: ${message.id} after ${last.id}`);
   }
+  // Equal text, one string: a topic or client name read from a request is a new string each time.
+  if (last?.client === message.client) message.client = last.client;
   store.indexById.set(message.id, store.messages.length);
   store.messages.push(message);
   if (message.streamId !== null) {
     pushTo(store.byStream, message.streamId, message.id);
     let topics = store.byTopic.get(message.streamId);
     if (!topics) store.byTopic.set(message.streamId, (topics = new Map()));
-    pushTo(topics, topicKey(message.topic), message.id);
+    const key = topicKey(message.topic);
+    const inTopic = topics.get(key);
+    const previous = inTopic && getMessage(store, inTopic[inTopic.length - 1]!);
+    if (previous?.topic === message.topic) message.topic = previous.topic;
+    pushTo(topics, key, message.id);
   } else if (message.dmUserIds) {
     pushTo(store.byDmKey, dmKey(message.dmUserIds), message.id);
   }
