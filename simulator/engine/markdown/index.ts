@@ -46,12 +46,12 @@ export type WildcardKind = 'stream' | 'topic';
 export interface RenderResult {
   html: string;
   /** Users mentioned with a non-silent mention (directly or through a group). */
-  mentionedUserIds: Set<number>;
+  mentionedUserIds: ReadonlySet<number>;
   /** Non-silent wildcard mentions found (`all`, `everyone`, `channel`, `stream` → 'stream'). */
-  wildcards: Set<WildcardKind>;
+  wildcards: ReadonlySet<WildcardKind>;
   /** Groups mentioned with a non-silent mention (their can_mention_group is checked on send). */
-  mentionedGroupIds: Set<number>;
-  mentionedChannelIds: Set<number>;
+  mentionedGroupIds: ReadonlySet<number>;
+  mentionedChannelIds: ReadonlySet<number>;
   hasLink: boolean;
   hasImage: boolean;
   hasAttachment: boolean;
@@ -395,15 +395,19 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
   return renderFull(content, ctx, false);
 }
 
+/** What a plain line mentions: nothing, shared by every such render (read-only, so safe to share). */
+const NO_IDS: ReadonlySet<number> = new Set();
+const NO_WILDCARDS: ReadonlySet<WildcardKind> = new Set();
+
 /** The full markdown-it path (or, with `plain`, its known result for a PLAIN_LINE text). */
 export function renderFull(content: string, ctx: RenderContext, plain = false): RenderResult {
   if (plain) {
     return {
       html: `<p>${escapeText(content.replace(/ +$/, ''))}</p>`,
-      mentionedUserIds: new Set(),
-      wildcards: new Set(),
-      mentionedGroupIds: new Set(),
-      mentionedChannelIds: new Set(),
+      mentionedUserIds: NO_IDS,
+      wildcards: NO_WILDCARDS,
+      mentionedGroupIds: NO_IDS,
+      mentionedChannelIds: NO_IDS,
       hasLink: false,
       hasImage: false,
       hasAttachment: false,
