@@ -20,7 +20,7 @@ import type { Engine } from './core.ts';
 import { resumeRandom, seededRandom, type Random } from './deps.ts';
 import { withoutPronounsType, type CustomProfileFieldDict } from './custom-profile-fields.ts';
 import { ChatError } from './errors.ts';
-import type { Effect, MessageFanout } from './events.ts';
+import { flagBitsAtSend, type Effect, type MessageFanout } from './events.ts';
 import { legacyDeleteMessageEvents } from './messages/delete.ts';
 import { apiFlags, formatMessage } from './messages/format.ts';
 import { eventNarrowPredicate, type EventNarrowPredicate, type EventNarrowTerm } from './narrow/events.ts';
@@ -505,7 +505,7 @@ function deliverMessage(queues: Internals, e: Effect, m: MessageFanout, woken: S
   for (const userId of e.users) {
     const list = queues.byUser.get(userId);
     if (!list) continue;
-    const bits = m.flags.get(userId) ?? null;
+    const bits = flagBitsAtSend(m, userId);
     for (const q of list) targets.set(q, bits);
   }
   if (targets.size === 0) return;

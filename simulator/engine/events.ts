@@ -5,7 +5,7 @@
  * topics, full avatar URLs): per-queue variants are made at delivery, as Tornado does.
  */
 import { sortedDistinct } from './id-lists.ts';
-import type { StoredMessage } from './messages/store.ts';
+import { FLAG_SPACE, type StoredMessage } from './messages/store.ts';
 
 export interface Effect {
   /**
@@ -28,13 +28,33 @@ export interface Effect {
 /** What a `message` event needs at delivery (zerver/tornado/event_queue.py:process_message_event). */
 export interface MessageFanout {
   stored: StoredMessage;
-  /** Each recipient's flag bits at send time (users in `Effect.users` missing here get `[]`). */
-  flags: ReadonlyMap<number, number>;
+  /**
+   * Each recipient's flag bits at send time, packed as the message's `userFlags` are (user id ×
+   * FLAG_SPACE + bits, ascending user id), read with flagBitsAtSend. Users in `Effect.users`
+   * missing here get `[]`.
+   */
+  flags: readonly number[];
   /** A public-channel message also reaches every queue with `all_public_streams` or a narrow. */
   publicChannel: boolean;
   /** `queue_id` and `local_id` of the send request: that queue gets `local_message_id`. */
   senderQueueId?: string | undefined;
   localId?: string | undefined;
+}
+
+/** A recipient's flag bits at send time (binary search of the packed rows), or null without a row. */
+export function flagBitsAtSend(fanout: MessageFanout, userId: number): number | null {
+  const rows = fanout.flags;
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const row = rows[mid]!;
+    const rowUser = Math.floor(row / FLAG_SPACE);
+    if (rowUser === userId) return row - rowUser * FLAG_SPACE;
+    if (rowUser < userId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return null;
 }
 
 export interface Outcome<T> {
