@@ -593,11 +593,11 @@ function handled(request: InFlight, call: RoutedCall, limiter: RateLimiter | und
     if (passwordKey) limiter!.clear(passwordKey);
     if (answer instanceof RawReply) return answer.response;
     const { body, query } = raw;
-    if (body.size === 0 && query.size === 0) return successResponse(answer, NONE_IGNORED);
-    const ignored = new Set<string>();
-    for (const k of body.keys()) if (!used.has(k)) ignored.add(k);
-    for (const k of query.keys()) if (!used.has(k)) ignored.add(k);
-    return successResponse(answer, [...ignored].sort());
+    // Most requests send only parameters their route reads: no list to make, sort or write.
+    let ignored: string[] | undefined;
+    for (const k of body.keys()) if (!used.has(k)) (ignored ??= []).push(k);
+    for (const k of query.keys()) if (!used.has(k)) (ignored ??= []).push(k);
+    return successResponse(answer, ignored === undefined ? NONE_IGNORED : [...new Set(ignored)].sort());
   };
   return isPromise(fields) ? fields.then(envelope) : envelope(fields);
 }

@@ -87,6 +87,16 @@ describe('envelope', () => {
     expect(res.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['alpha', 'zeta'] });
   });
 
+  it('lists a parameter sent in both the body and the query once', async () => {
+    const res = await sim().request({
+      method: 'POST',
+      path: '/api/v1/users/me/subscriptions/properties?beta=1&alpha=2',
+      as: 'hamlet@zulip.com',
+      body: { subscription_data: [{ stream_id: 4, property: 'pin_to_top', value: true }], beta: 'x' },
+    });
+    expect(res.body).toEqual({ result: 'success', msg: '', ignored_parameters_unsupported: ['alpha', 'beta'] });
+  });
+
   it('leaves the key out when every parameter was used', async () => {
     const res = await sim().request({ method: 'GET', path: '/api/v1/users', as: 'hamlet@zulip.com', query: { client_gravatar: false } });
     expect(res.body).not.toHaveProperty('ignored_parameters_unsupported');
