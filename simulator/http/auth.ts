@@ -2,7 +2,6 @@
  * HTTP Basic authentication on /api/v1 (reference §1.5), and the per-route role checks.
  * The username may be the delivery email or the API email (spec README: accept either).
  */
-import { timingSafeEqual } from 'node:crypto';
 import { ChatError } from '../engine/errors.ts';
 import { getRealmUserByDeliveryEmail, getUserByEmail, isAdmin, isGuest, isOwner, type Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
@@ -13,17 +12,19 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Secrets (API keys, passwords) compared in constant time: the comparison never stops at the
- * first differing character. Only the length can show, and a wrong length still pays for a full
- * comparison; API keys all have the same, public length. No hashing: this runs on every request.
+ * first differing character, and does the same work whatever the characters are. Only the
+ * length can show, and a wrong length still pays for a full comparison (of the expected secret
+ * with itself); API keys all have the same, public length. No hashing and no copies: this runs on
+ * every request, and encoding both strings into Buffers for crypto.timingSafeEqual cost two
+ * allocations per request. Compares UTF-16 code units, which for the well-formed text that
+ * credentials are (they are decoded as strict UTF-8) is the same as comparing their UTF-8 bytes.
  */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  if (x.length !== y.length) {
-    timingSafeEqual(x, x);
-    return false;
-  }
-  return timingSafeEqual(x, y);
+export function constantTimeEqual(expected: string, given: string): boolean {
+  const length = expected.length;
+  const other = given.length === length ? given : expected;
+  let difference = given.length === length ? 0 : 1;
+  for (let i = 0; i < length; i++) difference |= expected.charCodeAt(i) ^ other.charCodeAt(i);
+  return difference === 0;
 }
 
 /** How secrets are compared: `constantTimeEqual`, or a test's counting wrapper around it. */

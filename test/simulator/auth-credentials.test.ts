@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createCredentialsReader, parseBasicAuth } from '../../simulator/http/auth.ts';
+import { constantTimeEqual, createCredentialsReader, parseBasicAuth } from '../../simulator/http/auth.ts';
 import { basicAuth, type Simulator } from '../../simulator/index.ts';
 import { ID, sim } from './helpers.ts';
 
@@ -102,5 +102,29 @@ describe('a credentials reader', () => {
         for (const header of sent) expect(outcome(read, header)).toEqual(outcome(parseBasicAuth, header));
       }),
     );
+  });
+});
+
+describe('constantTimeEqual', () => {
+  it('says two secrets are equal exactly when they are the same text, whatever their lengths and characters (property)', () => {
+    // Short alphabets make equal and nearly equal pairs common; full Unicode covers astral characters.
+    const text = fc.oneof(fc.string({ unit: fc.constantFrom('a', 'b', 'é', '😀'), maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 40 }));
+    fc.assert(
+      fc.property(text, text, (expected, given) => {
+        expect(constantTimeEqual(expected, given)).toBe(expected === given);
+        expect(constantTimeEqual(expected, expected)).toBe(true);
+      }),
+    );
+  });
+
+  it('tells apart secrets that differ only in their last character or their length', () => {
+    const key = 'x'.repeat(31) + 'a';
+    expect([constantTimeEqual(key, key), constantTimeEqual(key, 'x'.repeat(31) + 'b'), constantTimeEqual(key, key + 'a'), constantTimeEqual(key, ''), constantTimeEqual('', '')]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
   });
 });
