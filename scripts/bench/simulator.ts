@@ -29,6 +29,8 @@ import { benchCases, MEMORY_MESSAGES, selectCases, type CaseResult } from './sim
 import { benchDir, type BenchContext } from './sim/context.ts';
 import { startFloorServer, type FloorAnswer } from './sim/floor.ts';
 import { runPoller } from './sim/poller.ts';
+import { countInstructions } from './sim/instructions-main.ts';
+import { INSTRUCTION_DEFAULTS, parseInstructionOptions } from './sim/instructions.ts';
 import { describeMachine, describeResult, summaryTable } from './sim/report.ts';
 import { runSimulatorChild, type SimSetup } from './sim/simulator-child.ts';
 
@@ -46,7 +48,8 @@ machine's load and a busy-loop check of what its cores give. Prints a table, wri
   --seconds S         length of each timed run (default 2)
   --connections C     autocannon keep-alive connections (default 10)
   --workers W         autocannon worker threads (default 1: in this process)
-  --stored LIST       stored-message counts of the series cases (default 0,100000,1000000)
+  --stored LIST       stored-message counts of the series cases (default 0,100000,1000000;
+                      with --instructions 0,10000)
   --queues N          open queues of the queues case (default 500)
   --probes N          messages each delivery probe sends (default 200)
   --json FILE         where to write the results (default .bench/simulator.json)
@@ -54,6 +57,20 @@ machine's load and a busy-loop check of what its cores give. Prints a table, wri
   --no-pin            do not pin processes to CPUs
   --no-machine-check  skip the busy-loop check
   -h, --help          this text
+
+Counting instructions instead (valgrind's callgrind; apt install valgrind):
+  --instructions      count machine instructions per request of the throughput cases, for the
+                      simulator and the floor, each request sent alone; not time, but what to
+                      compare between two commits (it barely moves with the machine's load)
+  --requests N        requests per counted block (default ${INSTRUCTION_DEFAULTS.requests})
+  --warmup N          requests before counting starts (default ${INSTRUCTION_DEFAULTS.warmup})
+  --blocks N          counted blocks per process (default ${INSTRUCTION_DEFAULTS.blocks})
+  --processes N       counted processes per side (default ${INSTRUCTION_DEFAULTS.processes})
+  --jobs N            counted processes at once (default ${INSTRUCTION_DEFAULTS.jobs})
+  --interrupt-budget B  V8's --interrupt-budget in the counted servers, so that they reach
+                      optimized code within the warm-up (default ${INSTRUCTION_DEFAULTS['interrupt-budget']}; 0: V8's own)
+  --all-threads       count every thread (V8's compiler and collector helpers too), not only
+                      the main one: noisier, since compilations land in some blocks and not others
 
 Memory per stored message is measured over ${MEMORY_MESSAGES.toLocaleString('en')} messages.`;
 
@@ -64,13 +81,21 @@ const values = parseCli(USAGE, {
   seconds: { type: 'string', default: '2' },
   connections: { type: 'string', default: '10' },
   workers: { type: 'string', default: '1' },
-  stored: { type: 'string', default: '0,100000,1000000' },
+  stored: { type: 'string' },
   queues: { type: 'string', default: '500' },
   probes: { type: 'string', default: '200' },
   json: { type: 'string' },
   'cpu-prof': { type: 'boolean', default: false },
   'no-pin': { type: 'boolean', default: false },
   'no-machine-check': { type: 'boolean', default: false },
+  instructions: { type: 'boolean', default: false },
+  requests: { type: 'string', default: INSTRUCTION_DEFAULTS.requests },
+  warmup: { type: 'string', default: INSTRUCTION_DEFAULTS.warmup },
+  blocks: { type: 'string', default: INSTRUCTION_DEFAULTS.blocks },
+  processes: { type: 'string', default: INSTRUCTION_DEFAULTS.processes },
+  jobs: { type: 'string', default: INSTRUCTION_DEFAULTS.jobs },
+  'interrupt-budget': { type: 'string', default: INSTRUCTION_DEFAULTS['interrupt-budget'] },
+  'all-threads': { type: 'boolean', default: false },
   // Internal: how the benchmark starts its own processes.
   child: { type: 'string' },
   setup: { type: 'string' },
@@ -86,7 +111,7 @@ function whole(flag: string, value: string, min: number): number {
 async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   if (!(seconds > 0)) usageError(`--seconds must be a positive number, got "${values.seconds}"`, USAGE);
-  const stored = values.stored.split(',').map((s) => whole('--stored', s.trim(), 0));
+  const stored = (values.stored ?? (values.instructions ? '0,10000' : '0,100000,1000000')).split(',').map((s) => whole('--stored', s.trim(), 0));
   const placement = planPlacement(!values['no-pin']);
   const ctx: BenchContext = {
     self: SELF,
@@ -109,6 +134,16 @@ async function main(): Promise<void> {
     cases = selectCases(all, values.cases ? values.cases.split(',').map((s) => s.trim()) : null);
   } catch (error) {
     usageError((error as Error).message, USAGE);
+  }
+  if (values.instructions) {
+    let options;
+    try {
+      options = parseInstructionOptions(values);
+    } catch (error) {
+      usageError((error as Error).message, USAGE);
+    }
+    process.exitCode = await countInstructions(ctx, cases, options, values.json ?? benchDir('instructions.json'));
+    return;
   }
   const info = machineInfo();
   pinToCore(process.pid, placement.generatorCore);

@@ -2,10 +2,12 @@
  * Benchmark servers as child processes of their own, pinned to a core, driven over IPC: the
  * parent starts one (the benchmark script itself, in a child mode), waits for it to say it is
  * ready, and calls it by name (`cpu`, `memory`, or anything the child answers). The child side
- * is `answerCalls`, which knows `cpu`, `memory`, `gc-record` and `gc-pauses` (gc-pauses.ts) already.
+ * is `answerCalls`, which knows `cpu`, `memory`, `gc-record`, `gc-pauses` (gc-pauses.ts) and `mark`
+ * (instructions.ts) already.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { recordGcPauses, takeGcPauses } from './gc-pauses.ts';
+import { passMarker } from './instructions.ts';
 import { pinToCore } from './machine.ts';
 
 interface CallMessage {
@@ -31,14 +33,19 @@ export interface StartOptions {
   core: number | null;
   /** Node options of the child (e.g. --expose-gc, --cpu-prof). */
   execArgv?: string[];
+  /** A command node runs under (e.g. valgrind and its options); none: node itself. */
+  wrapper?: string[];
 }
 
 /** Fork `script` with `args`; resolves once it sends `{ ready: info }`. */
 export function startChild<Info>(script: string, args: string[], options: StartOptions): Promise<ChildServer<Info>> {
   // Run from the sources (npx tsx, vitest), a .ts script needs tsx in the child too.
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const nodeArgv = [...loader, ...(options.execArgv ?? [])];
+  const [wrapper, ...wrapperArgs] = options.wrapper ?? [];
+  // fork runs `execPath ...execArgv script ...args`: a wrapper takes node's place and is handed node.
   const proc = fork(script, args, {
-    execArgv: [...loader, ...(options.execArgv ?? [])],
+    ...(wrapper === undefined ? { execArgv: nodeArgv } : { execPath: wrapper, execArgv: [...wrapperArgs, process.execPath, ...nodeArgv] }),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   if (proc.pid !== undefined) pinToCore(proc.pid, options.core);
@@ -105,6 +112,8 @@ export function answerCalls(info: unknown, handlers: CallHandlers = {}): void {
     memory: () => memoryNow(),
     'gc-record': () => recordGcPauses(),
     'gc-pauses': () => takeGcPauses(),
+    // Under valgrind (instructions.ts): ends one counted block and starts the next.
+    mark: () => passMarker(),
     ...handlers,
   };
   process.on('message', (m: CallMessage) => {

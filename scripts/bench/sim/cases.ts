@@ -18,6 +18,8 @@ export interface BenchCase {
   series?: string;
   title: string;
   run(ctx: BenchContext): Promise<CaseResult>;
+  /** A throughput case's set-up and request (what --instructions counts). */
+  throughput?: ThroughputCase;
 }
 
 const IAGO = 'iago@zulip.com';
@@ -29,7 +31,7 @@ export const MEMORY_MESSAGES = 100_000;
 const send = (to: string, topic = 'bench') => ({ type: 'stream', to, topic, content: 'hello from the benchmark' });
 
 function throughput(c: ThroughputCase): BenchCase {
-  return { name: c.name, ...(c.series ? { series: c.series } : {}), title: c.title, run: (ctx) => runThroughputCase(ctx, c) };
+  return { name: c.name, ...(c.series ? { series: c.series } : {}), title: c.title, run: (ctx) => runThroughputCase(ctx, c), throughput: c };
 }
 
 export function benchCases(ctx: BenchContext): BenchCase[] {

@@ -26,17 +26,34 @@ export interface BenchContext {
 export type SimChild = ChildServer<SimInfo>;
 export type FloorChild = ChildServer<{ port: number }> & { setAnswer(answer: FloorAnswer, credentials: Record<string, string>): Promise<void> };
 
+export interface ChildOptions {
+  /** Node's --expose-gc. */
+  gc?: boolean;
+  /** A command node runs under (valgrind: harness/instructions.ts). */
+  wrapper?: string[];
+  /** More Node options. */
+  execArgv?: string[];
+}
+
 /** A simulator server set up for a case, pinned to the servers' core. */
-export function startSimulator(ctx: BenchContext, setup: SimSetup, name: string, options: { gc?: boolean } = {}): Promise<SimChild> {
-  const execArgv = options.gc ? ['--expose-gc'] : [];
+export function startSimulator(ctx: BenchContext, setup: SimSetup, name: string, options: ChildOptions = {}): Promise<SimChild> {
+  const execArgv = [...(options.gc ? ['--expose-gc'] : []), ...(options.execArgv ?? [])];
   if (ctx.profileDir !== null) {
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, `--cpu-prof-name=${name.replace(/[^\w@.-]/g, '_')}.cpuprofile`);
   }
-  return startChild<SimInfo>(ctx.self, ['--child', 'simulator', '--setup', JSON.stringify(setup)], { core: ctx.placement.serverCore, execArgv });
+  return startChild<SimInfo>(ctx.self, ['--child', 'simulator', '--setup', JSON.stringify(setup)], {
+    core: ctx.placement.serverCore,
+    execArgv,
+    ...(options.wrapper ? { wrapper: options.wrapper } : {}),
+  });
 }
 
-export async function startFloor(ctx: BenchContext): Promise<FloorChild> {
-  const child = await startChild<{ port: number }>(ctx.self, ['--child', 'floor'], { core: ctx.placement.serverCore });
+export async function startFloor(ctx: BenchContext, options: ChildOptions = {}): Promise<FloorChild> {
+  const child = await startChild<{ port: number }>(ctx.self, ['--child', 'floor'], {
+    core: ctx.placement.serverCore,
+    execArgv: [...(options.gc ? ['--expose-gc'] : []), ...(options.execArgv ?? [])],
+    ...(options.wrapper ? { wrapper: options.wrapper } : {}),
+  });
   return { ...child, setAnswer: (answer, credentials) => child.call('answer', { answer, credentials }) };
 }
 
