@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { LoadOptions } from '../harness/load.ts';
 import type { Placement } from '../harness/machine.ts';
+import { projectNodeOptions } from '../../cli/node-options.ts';
 import { startChild, type ChildServer } from '../harness/processes.ts';
 import type { FloorAnswer } from './floor.ts';
 import type { SimInfo, SimSetup } from './simulator-child.ts';
@@ -37,7 +38,8 @@ export interface ChildOptions {
 
 /** A simulator server set up for a case, pinned to the servers' core. */
 export function startSimulator(ctx: BenchContext, setup: SimSetup, name: string, options: ChildOptions = {}): Promise<SimChild> {
-  const execArgv = [...(options.gc ? ['--expose-gc'] : []), ...(options.execArgv ?? [])];
+  // Run as `npm run simulator` runs it: the Node options its script gives.
+  const execArgv = [...projectNodeOptions('simulator'), ...(options.gc ? ['--expose-gc'] : []), ...(options.execArgv ?? [])];
   if (ctx.profileDir !== null) {
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${ctx.profileDir}`, `--cpu-prof-name=${name.replace(/[^\w@.-]/g, '_')}.cpuprofile`);
   }

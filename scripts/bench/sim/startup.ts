@@ -9,6 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createSimulator } from '../../../simulator/index.ts';
+import { projectNodeOptions } from '../../cli/node-options.ts';
 import { PROJECT_ROOT } from '../../cli/root.ts';
 import { median } from '../harness/stats.ts';
 import type { BenchContext } from './context.ts';
@@ -104,7 +105,7 @@ function timeEach(times: number, run: () => void): { wall: number[]; cpu: number
 export async function runStartupCase(ctx: BenchContext): Promise<StartupResult> {
   const starts = Math.max(3, ctx.rounds);
   const npmArgs = ['run', '--silent', 'simulator', '--', '--port', '0'];
-  const nodeArgs = ['scripts/run.mjs', 'simulator', '--port', '0'];
+  const nodeArgs = [...projectNodeOptions('simulator'), 'scripts/run.mjs', 'simulator', '--port', '0'];
   // Compiles the bundle if stale, and warms the file cache: not counted.
   await firstAnswer(ctx, process.execPath, nodeArgs);
   const npmRuns: { ms: number; cpuMs: number | null }[] = [];
