@@ -11,6 +11,7 @@ import type { BenchContext } from '../../scripts/bench/sim/context.ts';
 import { startFloorServer } from '../../scripts/bench/sim/floor.ts';
 import type { ProbeTimeline } from '../../scripts/bench/sim/poller.ts';
 import { attributeDeliveries, WAITED_MS } from '../../scripts/bench/sim/realtime.ts';
+import { seriesMembers } from '../../scripts/bench/sim/report.ts';
 
 const basic = (user: string, key: string) => `Basic ${Buffer.from(`${user}:${key}`).toString('base64')}`;
 
@@ -177,5 +178,20 @@ describe('case selection', () => {
 
   it('refuses an unknown name, listing the names it knows', () => {
     expect(() => selectCases(cases, ['users'])).toThrow(/unknown case "users" \(cases: users-me, narrow-50, .*streams, subscriptions, .*startup\)/);
+  });
+});
+
+describe('seriesMembers (the series tables of bench:sim and its --instructions mode)', () => {
+  it('groups each series in the order given and pairs every size with the smallest one', () => {
+    const r = (series: string | null, stored: number) => ({ series, stored });
+    const results = [r('streams', 1_000_000), r('users-me', 0), r(null, 0), r('streams', 0), r('send', 10), r('streams', 100_000)];
+    const members = seriesMembers(results).map(({ series, result, base }) => [series, result.stored, base.stored]);
+    expect(members).toEqual([
+      ['streams', 1_000_000, 0],
+      ['streams', 0, 0],
+      ['streams', 100_000, 0],
+      ['users-me', 0, 0],
+      ['send', 10, 10],
+    ]);
   });
 });

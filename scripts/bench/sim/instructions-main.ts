@@ -7,7 +7,7 @@ import { times } from '../harness/stats.ts';
 import type { BenchCase } from './cases.ts';
 import type { BenchContext } from './context.ts';
 import { runInstructionCase, type InstructionOptions, type InstructionResult } from './instructions.ts';
-import { table } from './report.ts';
+import { seriesMembers, table } from './report.ts';
 
 export const NOT_TIME =
   'Instructions are not time: they leave out cache misses and branch mispredictions, and count the work of V8\'s ' +
@@ -38,20 +38,12 @@ export function instructionsTable(results: InstructionResult[]): string {
     ]),
   ];
   const lines = [table(rows)];
-  const bySeries = new Map<string, InstructionResult[]>();
-  for (const r of results) if (r.series) bySeries.set(r.series, [...(bySeries.get(r.series) ?? []), r]);
-  const seriesRows: string[][] = [];
-  for (const [series, rs] of bySeries) {
-    const base = rs.reduce((a, b) => (b.stored < a.stored ? b : a));
-    for (const r of rs) {
-      seriesRows.push([
-        r === base ? series : '',
-        r.stored.toLocaleString('en'),
-        count(r.simulator.perRequest.median),
-        r === base ? '' : `${(r.simulator.perRequest.median / base.simulator.perRequest.median).toFixed(3)}× the instructions at ${base.stored.toLocaleString('en')}`,
-      ]);
-    }
-  }
+  const seriesRows = seriesMembers(results).map(({ series, result: r, base }) => [
+    r === base ? series : '',
+    r.stored.toLocaleString('en'),
+    count(r.simulator.perRequest.median),
+    r === base ? '' : `${(r.simulator.perRequest.median / base.simulator.perRequest.median).toFixed(3)}× the instructions at ${base.stored.toLocaleString('en')}`,
+  ]);
   if (seriesRows.length > 0) lines.push('', 'as the store grows (simulator side):', table([['series', 'stored', 'instructions/req', ''], ...seriesRows]));
   lines.push("(spread: (most − least) ÷ median of the processes' figures; ratio: floor ÷ simulator, read like a ratio of rates)");
   return lines.join('\n');

@@ -100,24 +100,27 @@ export function describeResult(r: CaseResult): string[] {
   }
 }
 
-/** The series' flatness: each size's rate and CPU per request beside the smallest size's. */
-function seriesRows(results: ThroughputResult[]): string[][] {
-  const bySeries = new Map<string, ThroughputResult[]>();
+/** Each result of a series (in the order given) with its series' name and its smallest size's result. */
+export function seriesMembers<R extends { series: string | null; stored: number }>(results: readonly R[]): { series: string; result: R; base: R }[] {
+  const bySeries = new Map<string, R[]>();
   for (const r of results) if (r.series) bySeries.set(r.series, [...(bySeries.get(r.series) ?? []), r]);
-  const rows: string[][] = [];
+  const members: { series: string; result: R; base: R }[] = [];
   for (const [series, rs] of bySeries) {
     const base = rs.reduce((a, b) => (b.stored < a.stored ? b : a));
-    for (const r of rs) {
-      rows.push([
-        r.stored === base.stored ? series : '',
-        r.stored.toLocaleString('en'),
-        `${kilo(r.simulator.rps)} req/s`,
-        `${r.simulator.usPerRequest.toFixed(0)} µs`,
-        r === base ? '' : `${times(r.simulator.usPerRequest / base.simulator.usPerRequest)} the CPU per request at ${base.stored.toLocaleString('en')}`,
-      ]);
-    }
+    for (const result of rs) members.push({ series, result, base });
   }
-  return rows;
+  return members;
+}
+
+/** The series' flatness: each size's rate and CPU per request beside the smallest size's. */
+function seriesRows(results: ThroughputResult[]): string[][] {
+  return seriesMembers(results).map(({ series, result: r, base }) => [
+    r === base ? series : '',
+    r.stored.toLocaleString('en'),
+    `${kilo(r.simulator.rps)} req/s`,
+    `${r.simulator.usPerRequest.toFixed(0)} µs`,
+    r === base ? '' : `${times(r.simulator.usPerRequest / base.simulator.usPerRequest)} the CPU per request at ${base.stored.toLocaleString('en')}`,
+  ]);
 }
 
 export function summaryTable(results: CaseResult[]): string {
