@@ -15,6 +15,9 @@
  *   lib/THIRD_PARTY_LICENSES.txt   the notices of the bundled packages, which their licenses
  *                    require to travel with every copy
  *
+ * The package's README is simulator/README.md: npm packs the README at the root, so prepack and
+ * postpack swap it in and out there (scripts/package-readme.mjs), after this build.
+ *
  * Why the code is CommonJS behind an ES module face: jest runs tests in its own CommonJS module
  * system, which on Node 20 cannot require an ES module, so one CommonJS build serves jest without
  * any configuration, and Node's `import` reads its export names from esbuild's annotation. One copy

@@ -108,7 +108,7 @@ export interface SimulatorOptions {
   /** How much the request journal keeps (default 1,000 requests, the bodies of as many of the newest as fit in 256 KiB); false: nothing. */
   journal?: Partial<JournalLimits> | false;
   /**
-   * Rate limiting as Zulip does it (README: Rate limiting): true for Zulip's default rules, or
+   * Rate limiting as Zulip does it (docs/simulator-api.md: Rate limiting): true for Zulip's default rules, or
    * rules replacing some domains, e.g. `{ api_by_user: [[60, 5]] }`. Default off.
    */
   rateLimit?: RateLimitConfig;
@@ -190,7 +190,7 @@ export interface Simulator extends Controls {
    * nothing.
    */
   reset(options?: ResetOptions): void;
-  /** The simulated clock: read it, advance it, set it later, follow real time (README: Simulated time). */
+  /** The simulated clock: read it, advance it, set it later, follow real time (docs/control-api.md: Simulated time). */
   readonly clock: SimulatorClock;
   /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
   listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;

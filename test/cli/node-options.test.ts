@@ -35,7 +35,7 @@ describe("this project's scripts", () => {
     expect(projectNodeOptions('start')).toEqual(projectNodeOptions('simulator'));
   });
 
-  it('the simulator gets a young generation large enough that collections are rare (see the README)', () => {
+  it('the simulator gets a young generation large enough that collections are rare (see docs/performance.md)', () => {
     const semiSpace = projectNodeOptions('simulator').find((o) => o.startsWith('--max-semi-space-size='));
     expect(Number(semiSpace?.split('=')[1])).toBeGreaterThanOrEqual(16);
   });

@@ -1,4 +1,4 @@
-// examples/echo-bot.mjs, run as its README section says (a separate `node` process, credentials in
+// examples/echo-bot.mjs, run as the README says (a separate `node` process, credentials in
 // the environment) against the simulator over real HTTP: someone writes to the bot, the answer
 // arrives in their event queue; a mention in a channel is answered in its topic; SIGTERM deletes
 // the bot's queue and ends it cleanly.

@@ -2,7 +2,7 @@
  * The published package as a bot developer gets it: `npm pack` (its prepack builds lib/ from
  * scratch), the tarball installed offline into an empty project, and from that project: the
  * command, `import` under node:test, `require` as jest does it, the type declarations, and the
- * README's example test under vitest.
+ * package README's example test under vitest.
  *
  * Packing compiles every bundle and the declarations (about 10 s of CPU, minutes on a busy
  * machine), so this file runs only with PACK_TEST=1: `npm run test:package`, which .ci/run runs
@@ -17,6 +17,8 @@ import { ROOT, cleanupTemp, tempDir } from '../catalog/helpers.ts';
 
 const run = promisify(execFile);
 const NAME = 'team-chat-simulator';
+/** The package's README (simulator/README.md, swapped in by prepack): a page, not the repository's manual. */
+const README_BUDGET = 30 * 1024;
 /** Packed bytes allowed before someone has to look at what grew (345 kB when this was written). */
 const TARBALL_BUDGET = 600_000;
 /** Each step starts processes (tsc, vitest): generous, for a busy machine; a hang still ends. */
@@ -45,9 +47,8 @@ async function outcome(file: string, args: string[], cwd: string): Promise<{ cod
   }
 }
 
-/** The README's example test files: ```ts blocks whose first line is `// NAME.test.ts…`. */
-async function readmeExamples(): Promise<Map<string, string>> {
-  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+/** The package README's example test files: ```ts blocks whose first line is `// NAME.test.ts…`. */
+function readmeExamples(readme: string): Map<string, string> {
   const examples = new Map<string, string>();
   for (const [, code] of readme.matchAll(/^```ts\n(.*?)^```$/gms)) {
     const name = /^\/\/ ([\w.-]+\.test\.ts)\b/.exec(code!)?.[1];
@@ -85,6 +86,11 @@ describe.runIf(process.env.PACK_TEST === '1')(`the packed ${NAME} package, insta
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.private).toBeUndefined();
     expect(await readFile(path.join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    // The package's own README, within its budget; postpack put the repository's back.
+    const readme = await readFile(path.join(installed, 'README.md'), 'utf8');
+    expect(readme).toBe(await readFile(path.join(ROOT, 'simulator/README.md'), 'utf8'));
+    expect(packed.files.find((f) => f.path === 'README.md')!.size).toBeLessThanOrEqual(README_BUDGET);
+    expect(await readFile(path.join(ROOT, 'README.md'), 'utf8')).not.toBe(readme);
     // Nothing else was installed, so what the next tests run, runs on the package alone.
     expect((await readdir(path.join(project, 'node_modules'))).filter((entry) => !entry.startsWith('.'))).toEqual([NAME]);
   }, STEP_TIMEOUT);
@@ -197,8 +203,8 @@ void sim.request({ method: 'GET' });
     expect(result.code).toBe(0);
   }, STEP_TIMEOUT);
 
-  it("the README's example test passes under vitest, against the installed package", async () => {
-    const examples = await readmeExamples();
+  it("the package README's example test passes under vitest, against the installed package", async () => {
+    const examples = readmeExamples(await readFile(path.join(installed, 'README.md'), 'utf8'));
     expect([...examples.keys()]).toEqual(['bot.test.ts']);
     for (const [file, code] of examples) await writeFile(path.join(project, file), code);
     // The example's own dev dependencies, lent by this repository.

@@ -1,4 +1,4 @@
-// The simulated clock (README: Simulated time): read it, move it forward (never back), follow real
+// The simulated clock (docs/control-api.md: Simulated time): read it, move it forward (never back), follow real
 // time; on the way, what comes due runs in time order at its own moment: event queues expire,
 // members become full members, scheduled messages go out.
 import { describe, expect, it } from 'vitest';
