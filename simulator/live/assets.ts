@@ -188,7 +188,7 @@ nav[hidden] { display: none; }
 .reaction[aria-pressed="true"] { background: #dde7f5; border-color: #1d4f91; }
 .reaction .count { font-size: .85rem; font-weight: 600; }
 .reaction .who { display: none; position: absolute; left: 0; top: calc(100% + 4px); z-index: 3; background: #1b1f24; color: #fff; font-size: .8rem; padding: .25rem .45rem; border-radius: 4px; white-space: nowrap; }
-.reaction:hover .who, .reaction:focus-visible .who { display: block; }
+.reaction:hover .who, .reaction:focus .who { display: block; }
 .add-reaction { padding: .05rem .45rem; border-radius: 12px; font-size: .85rem; color: #3d4650; }
 .picker { display: flex; flex-wrap: wrap; gap: .2rem; margin-top: .3rem; padding: .3rem; border: 1px solid #c9d6ea; border-radius: 6px; background: #fff; }
 .picker[hidden] { display: none; }

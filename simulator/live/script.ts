@@ -27,6 +27,7 @@ export const LIVE_JS = String.raw`'use strict';
   var simClock = { now: null, following: false, at: 0 };
   var typing = new Map();
   var openPicker = null;
+  var pollAbort = null;
 
   function emptyState() {
     return {
@@ -721,18 +722,31 @@ export const LIVE_JS = String.raw`'use strict';
     return watcher;
   }
 
-  async function actAs(as) {
+  // Reset, restore or any other change through the control API: the queue may be gone or, from a
+  // snapshot, back at an older point; registering again shows the state as it now is.
+  async function resync() {
+    if (!me) return;
+    var keep = view;
+    await actAs(String(me.user_id), true);
+    view = keep;
+    draw();
+  }
+
+  async function actAs(as, keepEvents) {
     var watcher = await fetchWatcher(as);
-    var previous = auth && state.queueId ? { auth: auth, queue: state.queueId } : null;
+    var previous = auth && state.queueId && !keepEvents ? { auth: auth, queue: state.queueId } : null;
     me = watcher;
     auth = basicAuth(watcher.email, watcher.api_key);
     generation++;
+    // The old queue's parked poll would hold one of the browser's few connections to this host.
+    if (pollAbort) pollAbort.abort();
+    pollAbort = new AbortController();
     if (previous) {
       // The old queue is of no more use: delete it, as a client logging out does.
       fetch(API + '/events?' + new URLSearchParams({ queue_id: previous.queue }), { method: 'DELETE', headers: { Authorization: previous.auth } }).catch(function () {});
     }
     view = { kind: 'all' };
-    el('events').replaceChildren();
+    if (!keepEvents) el('events').replaceChildren();
     await registerUntilDone();
     pollForever(generation);
   }
@@ -890,9 +904,10 @@ export const LIVE_JS = String.raw`'use strict';
 
   async function pollForever(mine) {
     var failures = 0;
+    var signal = pollAbort.signal;
     while (mine === generation) {
       try {
-        var data = await call('GET', '/events', { queue_id: state.queueId, last_event_id: String(state.lastEventId) });
+        var data = await call('GET', '/events', { queue_id: state.queueId, last_event_id: String(state.lastEventId) }, signal);
         if (mine !== generation) return;
         failures = 0;
         setStatus('Live as ' + me.full_name);
@@ -934,8 +949,8 @@ export const LIVE_JS = String.raw`'use strict';
         feed.entries.forEach(function (entry, i) { recordJournal(entry, feed.completed_at[i]); });
         setClock(feed.clock.now, feed.clock.following_real_time);
         if (changes !== null && feed.control_changes !== changes) {
-          drawUsers();
           refreshControls().catch(function () {});
+          resync().catch(function (error) { setStatus('Could not register again: ' + error.message, true); });
         }
         changes = feed.control_changes;
       } catch (error) {
