@@ -134,7 +134,7 @@ export const LIVE_JS = String.raw`'use strict';
   async function register() {
     var data = await call('POST', '/register', {
       apply_markdown: 'true', client_gravatar: 'true', slim_presence: 'true',
-      client_capabilities: JSON.stringify({ notification_settings_null: true, simplified_presence_events: true, user_avatar_url_field_optional: true }),
+      client_capabilities: JSON.stringify({ notification_settings_null: true, simplified_presence_events: true, user_avatar_url_field_optional: true, stream_typing_notifications: true }),
       fetch_event_types: JSON.stringify(['realm', 'realm_user', 'presence', 'stream', 'subscription', 'realm_emoji'])
     });
     var next = emptyState();

@@ -44,6 +44,7 @@ if (!executablePath) {
 
 const HAMLET = 10;
 const DESDEMONA = 9;
+const VERONA = 3;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -187,6 +188,10 @@ describe.skipIf(!executablePath).each([
     expect(await page.locator('#typing').getAttribute('aria-live')).toBe('polite');
     await api(HAMLET, 'POST', '/typing', { op: 'stop', type: 'direct', to: JSON.stringify([DESDEMONA]) });
     await page.getByText('King Hamlet is typing…').waitFor({ state: 'detached' });
+    await api(HAMLET, 'POST', '/typing', { op: 'start', type: 'stream', stream_id: VERONA, topic: 'typing' });
+    await page.getByText('King Hamlet is typing…').waitFor();
+    await api(HAMLET, 'POST', '/typing', { op: 'stop', type: 'stream', stream_id: VERONA, topic: 'typing' });
+    await page.getByText('King Hamlet is typing…').waitFor({ state: 'detached' });
   });
 
   it('applies edits, moves and deletions in place', async () => {
@@ -296,7 +301,28 @@ describe.skipIf(!executablePath).each([
     expect(seen).toContain('Act as');
   });
 
+  it('shows names and topics as text, never as HTML', async () => {
+    const topic = '<i>tea</i> & biscuits';
+    const sent = await api(HAMLET, 'POST', '/messages', { type: 'stream', to: 'Verona', topic, content: 'Live **from** the <b>API</b>' });
+    const item = message(sent.body.id);
+    await item.waitFor();
+    expect(await item.locator('.content').innerHTML()).toBe('<p>Live <strong>from</strong> the &lt;b&gt;API&lt;/b&gt;</p>');
+    expect(await item.getByText(`#Verona › ${topic}`).count()).toBe(1);
+    expect(await page.locator('main i, nav i').count()).toBe(0);
+  });
+
   it('writes a screenshot for a person to look at, and logged nothing to the console', async () => {
+    const demo = await api(HAMLET, 'POST', '/messages', {
+      type: 'stream',
+      to: 'Verona',
+      topic: 'demo',
+      content: 'Release is out :tada: :green_tick: thanks @**Desdemona**, see #**Denmark** and `npm run simulator`\n> Ship it\n```spoiler Details\nhidden\n```',
+    });
+    await api(DESDEMONA, 'POST', `/messages/${demo.body.id}/reactions`, { emoji_name: 'heart' });
+    await api(HAMLET, 'POST', `/messages/${demo.body.id}/reactions`, { emoji_name: 'heart' });
+    await api(HAMLET, 'POST', '/typing', { op: 'start', type: 'stream', stream_id: VERONA, topic: 'demo' });
+    await page.getByText('King Hamlet is typing…').waitFor();
+    await message(demo.body.id).getByRole('button', { name: /^heart: 2/ }).waitFor();
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.evaluate('window.scrollTo(0, 0)');
     await page.screenshot({ path: path.join(SCREENSHOTS, `live-console-${name}-${width}x${height}.png`) });
