@@ -24,6 +24,8 @@ import { createControlHandler } from './control/dispatch.ts';
 import { createFaults } from './control/faults.ts';
 import { createFrontDoor } from './control/harness.ts';
 import { createJournal, type JournalLimits } from './control/journal.ts';
+import { createLiveFeed } from './control/live-feed.ts';
+import { createRateLimitSwitch } from './control/rate-limit-switch.ts';
 import { clearOutbox, readOutbox } from './control/outbox.ts';
 import type { Controls } from './control/routes.ts';
 import { engineFromSnapshot, takeSnapshot } from './control/snapshot.ts';
@@ -327,13 +329,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const onUnexpectedError = (error: unknown, req: RawRequest): void => {
     console.error(`simulator: unexpected error on ${req.method} ${req.url}:`, error);
   };
-  const api = createDispatcher(() => engine, routes, {
-    longPollTimeoutMs,
-    beforeHandler: faults.intercept,
-    onUnexpectedError,
-    contract,
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
-  });
+  const rateLimits = createRateLimitSwitch(
+    (rateLimit) => createDispatcher(() => engine, routes, { longPollTimeoutMs, beforeHandler: faults.intercept, onUnexpectedError, contract, ...(rateLimit ? { rateLimit } : {}) }),
+    options.rateLimit || undefined,
+  );
+  const api = rateLimits.handle;
+  const feed = createLiveFeed((seq) => journal?.entries({ after: seq }) ?? []);
+  journal?.onSettled(feed.completed);
 
   function authorization(as: Credentials | undefined): string | undefined {
     if (as === undefined || as === null) return undefined;
@@ -404,7 +406,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     journal: {
       entries: (filter) => journal?.entries(filter) ?? [],
       clear: () => journal?.clear(),
+      async feed(request) {
+        const page = await feed.read(request);
+        return { cursor: page.cursor, entries: page.entries, completed_at: page.completedAt, clock: { now: clock.now(), following_real_time: clock.followingRealTime }, control_changes: page.controlChanges };
+      },
     },
+    rateLimit: () => ({ enabled: rateLimits.enabled() }),
+    setRateLimit: (enabled) => rateLimits.set(enabled),
     liveWatcher(as) {
       return liveWatcher(engine, as);
     },
@@ -419,7 +427,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const access = { allowRemoteControl: options.allowRemoteControl === true };
   simulator.handle = createFrontDoor({
     api,
-    control: createControlHandler(simulator, access),
+    control: createControlHandler(simulator, { ...access, onChange: feed.controlChanged }),
     livePage: createLivePage(access),
     journal,
     onUnexpectedError,

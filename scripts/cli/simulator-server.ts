@@ -2,6 +2,7 @@
  * The chat simulator on a port (used by `npm run simulator` and `npm start`), printing every
  * fixture user's email, role and API key.
  */
+import { hostname } from 'node:os';
 import type { HttpOptions } from '../../simulator/http/node.ts';
 import { createSimulator, DEFAULT_SEED, type Clock, type JournalLimits, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
 
@@ -42,13 +43,20 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
   });
   options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
+  // On every address (0.0.0.0, ::) the server is reached here at 127.0.0.1: a browser sent to
+  // http://0.0.0.0:PORT/ asks for a name the control API and the live page refuse.
+  const origin = reachableOrigin(server.url);
   // Clients build links from realm_url: by default it is where they reach this server.
-  if (options.realmUrl === undefined) simulator.setRealmUrl(server.url.replace(/\/api\/v1$/, ''));
+  if (options.realmUrl === undefined) simulator.setRealmUrl(origin);
+  const liveUrl = `${origin}/`;
   if (options.print ?? true) {
-    const lines = [`Chat simulator listening: ${server.url}`];
-    // The live page answers loopback clients only (unless remote control is allowed).
-    const origin = new URL(server.url).origin;
-    lines.push(`Live page (read-only, this machine only): ${origin}/`, '');
+    const lines = [`Chat simulator listening: ${origin}/api/v1${origin === new URL(server.url).origin ? '' : ` (on ${options.host})`}`];
+    // The console answers loopback clients only (unless remote control is allowed).
+    lines.push(`Live console (this machine${options.allowRemoteControl ? '' : ' only'}): ${liveUrl}`);
+    if (options.allowRemoteControl && !isLoopback(options.host ?? '127.0.0.1')) {
+      lines.push(`  from other machines (--allow-remote-control): http://${hostname()}:${new URL(server.url).port}/`);
+    }
+    lines.push('');
     const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);
     const width = Math.max(...users.map((u) => u.delivery_email.length), 5);
     lines.push(`${'email'.padEnd(width)}  ${'role'.padEnd(13)}  api key`);
@@ -67,7 +75,14 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     }
     console.log(lines.join('\n'));
   }
-  return { ...server, simulator };
+  return { ...server, simulator, liveUrl };
+}
+
+/** The server's origin, with a wildcard address (0.0.0.0, [::]) replaced by 127.0.0.1. */
+export function reachableOrigin(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.hostname === '0.0.0.0' || parsed.hostname === '[::]') parsed.hostname = '127.0.0.1';
+  return parsed.origin;
 }
 
 function isLoopback(host: string): boolean {

@@ -123,7 +123,12 @@ function asControlError(error: unknown): ControlError | null {
   return null;
 }
 
-export function createControlHandler(controls: Controls, options: ControlOptions = {}): (req: RawRequest) => Promise<RawResponse> {
+export interface ControlHandlerOptions extends ControlOptions {
+  /** After each successful control request that is not a read (the live feed wakes its readers). */
+  onChange?: () => void;
+}
+
+export function createControlHandler(controls: Controls, options: ControlHandlerOptions = {}): (req: RawRequest) => Promise<RawResponse> {
   const compiled = CONTROL_ROUTES.map(compile);
   let openApi: string | undefined;
   return async (req) => {
@@ -149,7 +154,8 @@ export function createControlHandler(controls: Controls, options: ControlOptions
       const body = parseBody(req, route);
       let result: unknown;
       if (route.operationId === 'getControlOpenApi') result = JSON.parse((openApi ??= JSON.stringify(controlOpenApiDocument())));
-      else result = await route.handler({ controls, query, path: params, body });
+      else result = await route.handler({ controls, query, path: params, body, signal: req.signal });
+      if (route.method !== 'GET') options.onChange?.();
       const response = route.response.status === 204 ? { status: 204, headers: {}, body: '' } : jsonResponse(route.response.status, result);
       // HEAD: the GET answer's headers, its length included, and no body.
       return head ? { ...response, headers: { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) }, body: '' } : response;

@@ -9,6 +9,9 @@ import { internalErrorResponse, type RawResponse } from '../http/envelope.ts';
 import { isControlPath, MAX_CONTROL_BODY_BYTES } from './dispatch.ts';
 import type { Journal, JournalTrace } from './journal.ts';
 import { isLivePagePath } from '../live/serve.ts';
+import { CONTROL_PREFIX } from './routes.ts';
+
+const JOURNAL_FEED_PATH = `${CONTROL_PREFIX}/journal/feed`;
 
 export interface FrontDoor {
   /** The chat API's dispatcher. */
@@ -50,6 +53,7 @@ export function createFrontDoor({ api, control, livePage, journal, onUnexpectedE
   const handle: Handle = async (req) => answer(req);
   handle.answer = answer;
   handle.traits = (method, url) =>
-    isControlPath(url) ? { maxBodyBytes: MAX_CONTROL_BODY_BYTES, bodyTooLarge: undefined, longPoll: false } : api.traits!(method, url);
+    // The journal's feed is a long-poll: it listens for "answer now" (the client left, the server closes).
+    isControlPath(url) ? { maxBodyBytes: MAX_CONTROL_BODY_BYTES, bodyTooLarge: undefined, longPoll: url.startsWith(JOURNAL_FEED_PATH) } : api.traits!(method, url);
   return handle;
 }

@@ -152,6 +152,8 @@ export interface Journal {
   drop(entry: Recorded, trace: JournalTrace): void;
   entries(filter?: JournalFilter): JournalEntry[];
   clear(): void;
+  /** Call `listener` with each entry's sequence number as it completes (answered or dropped). */
+  onSettled(listener: (seq: number) => void): void;
 }
 
 export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
@@ -164,6 +166,10 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
   let withBodies = 0;
   let bytes = 0;
   let nextSeq = 1;
+  const settled: ((seq: number) => void)[] = [];
+  const tell = (seq: number): void => {
+    for (const listener of settled) listener(seq);
+  };
 
   const evict = (): void => {
     while (recorded.length - first > maxEntries) {
@@ -243,6 +249,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
       if (entry.evicted) return;
       if (entry.bodiesDropped) {
         entry.responseDropped = (sent?.length ?? 0) > 0;
+        tell(entry.seq);
         return;
       }
       const kept = keptBody(sent);
@@ -252,11 +259,13 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
       entry.bytes += length;
       bytes += length;
       evict();
+      tell(entry.seq);
     },
     drop(entry, trace) {
       learn(entry, trace);
       entry.trace = null;
       entry.outcome = 'dropped';
+      if (!entry.evicted) tell(entry.seq);
     },
     entries(filter = {}) {
       const out: JournalEntry[] = [];
@@ -284,6 +293,9 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
         if (filter.limit !== undefined && out.length >= filter.limit) break;
       }
       return out;
+    },
+    onSettled(listener) {
+      settled.push(listener);
     },
     clear() {
       for (let i = first; i < recorded.length; i++) recorded[i]!.evicted = true;

@@ -12,17 +12,21 @@ import type {
   ClockState,
   Fault,
   FaultRequest,
+  JournalFeed,
   JournalPage,
   LiveWatcher,
   Outbox,
   PushServiceRequest,
   PushServiceState,
+  RateLimitRequest,
+  RateLimitState,
   Snapshot,
 } from '../../types/control/control.ts';
 import type { SimulatorClock } from '../clock-control.ts';
 import type { PushServiceFailure } from '../engine/state.ts';
 import { ControlError } from './errors.ts';
 import type { JournalFilter } from './journal.ts';
+import { DEFAULT_FEED_LIMIT, MAX_FEED_WAIT_MS, type FeedRequest } from './live-feed.ts';
 import type { ControlSchemaName } from './validate.ts';
 
 /** Where the control API lives: a path Zulip never uses, outside /api/v1. */
@@ -46,7 +50,13 @@ export interface Controls {
   readonly journal: {
     entries(filter?: JournalFilter): JournalPage['entries'];
     clear(): void;
+    /** The live feed: requests completed since `cursor`, waiting up to `waitMs` for one. */
+    feed(request: FeedRequest): Promise<JournalFeed>;
   };
+  /** Whether Zulip's rate limits apply. */
+  rateLimit(): RateLimitState;
+  /** Apply them (with fresh buckets) or stop. */
+  setRateLimit(enabled: boolean): void;
   readonly clock: SimulatorClock;
   /** The account the live page watches as: the realm owner, or the active user with email `as`. */
   liveWatcher(as?: string): LiveWatcher;
@@ -66,6 +76,8 @@ export interface ControlContext {
   path: Record<string, string>;
   /** The JSON body, checked against the route's body schema; undefined when none was sent. */
   body: unknown;
+  /** Aborted when the client goes away or the server closes (long-polls only). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ControlRoute {
@@ -315,6 +327,28 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     handler: ({ controls, query }) => ({ entries: controls.journal.entries(journalFilter(query)) }),
   },
   {
+    method: 'GET',
+    path: '/journal/feed',
+    operationId: 'getJournalFeed',
+    summary: 'The journal, live (long-poll)',
+    description:
+      'The requests that completed (answered or dropped) since `cursor`, in the order they completed: answered at once when there are some, else when the next one completes, when the control API changes something (reset, restore, the clock, faults, rate limits), or after `wait_ms`. Without `cursor`, the latest `limit` at once. Pass the answer\'s `cursor` back to go on. What the live page (GET /) shows its Journal from, without polling.',
+    query: [
+      { name: 'cursor', description: 'The `cursor` of the previous answer.', schema: { type: 'integer', minimum: 0 } },
+      { name: 'limit', description: `At most this many entries (default ${DEFAULT_FEED_LIMIT}).`, schema: { type: 'integer', minimum: 1 } },
+      { name: 'wait_ms', description: `How long to wait for a completion (default 25,000; at most ${MAX_FEED_WAIT_MS.toLocaleString('en')}; 0: answer at once).`, schema: { type: 'integer', minimum: 0 } },
+    ],
+    response: { status: 200, description: 'What completed, the new cursor and the clock.', schema: 'JournalFeed' },
+    errors: { 400: 'A query parameter that is not a whole number (BAD_REQUEST).' },
+    handler: async ({ controls, query, signal }) => {
+      const cursor = integerQuery(query, 'cursor');
+      const limit = integerQuery(query, 'limit');
+      const waitMs = integerQuery(query, 'wait_ms') ?? 25_000;
+      if (limit === 0) throw new ControlError('BAD_REQUEST', 'Invalid query parameter limit: at least 1');
+      return controls.journal.feed({ ...(cursor === undefined ? {} : { cursor }), ...(limit === undefined ? {} : { limit }), waitMs: Math.min(waitMs, MAX_FEED_WAIT_MS), signal });
+    },
+  },
+  {
     method: 'DELETE',
     path: '/journal',
     operationId: 'clearJournal',
@@ -325,14 +359,36 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'GET',
+    path: '/rate-limit',
+    operationId: 'getRateLimit',
+    summary: 'Whether rate limits apply',
+    description: "Whether the simulator applies Zulip's rate limits: those it was started with (`--rate-limit`), or Zulip's defaults.",
+    response: { status: 200, description: 'The state.', schema: 'RateLimitState' },
+    handler: ({ controls }) => controls.rateLimit(),
+  },
+  {
+    method: 'PUT',
+    path: '/rate-limit',
+    operationId: 'setRateLimit',
+    summary: 'Turn rate limits on or off',
+    description: "Apply Zulip's rate limits from now on (every bucket starts empty) or stop applying them (answers carry no X-RateLimit-* headers).",
+    body: { schema: 'RateLimitRequest', required: true, description: 'On or off.' },
+    response: { status: 200, description: 'The state now.', schema: 'RateLimitState' },
+    handler: ({ controls, body }) => {
+      controls.setRateLimit((body as RateLimitRequest).enabled);
+      return controls.rateLimit();
+    },
+  },
+  {
+    method: 'GET',
     path: '/live/watcher',
     operationId: 'getLiveWatcher',
     summary: 'The account the live page watches as',
     description:
       "The user whose API key the live page (GET /) uses for the chat API's register and events: the realm owner (the owner with the lowest id; an administrator if there is none), or the active user given by `as`. It carries an API key, so, like every control endpoint, it answers loopback clients only unless remote control is allowed.",
-    query: [{ name: 'as', description: 'Watch as this user instead: an email (delivery or API email) of an active account, bots included.', schema: { type: 'string' } }],
+    query: [{ name: 'as', description: 'Watch as this user instead: the id or an email (delivery or API email) of an active account, bots included.', schema: { type: 'string' } }],
     response: { status: 200, description: 'The account and its API key.', schema: 'LiveWatcher' },
-    errors: { 404: 'No active user has that email (NOT_FOUND).' },
+    errors: { 404: 'No active user has that id or email (NOT_FOUND).' },
     handler: ({ controls, query }) => controls.liveWatcher(query.get('as') ?? undefined),
   },
 ];

@@ -463,7 +463,10 @@ export function loadFixture(fixture: Fixture, deps: Deps): State {
     addUserToIndexes(state, record);
     reserveId(state, 'user', u.id);
   }
-  syncSystemGroups(state, deps.clock.now());
+  // One reading of the clock for both: the default clock steps on each reading.
+  const moment = deps.clock.now();
+  syncSystemGroups(state, moment);
+  loadPresences(state, users, moment);
 
   loadUserGroups(state, fixture, idOf, created);
 
@@ -602,6 +605,19 @@ function loadUserGroups(state: State, fixture: Fixture, idOf: (email: string) =>
       date_created: f.date_created ?? created,
       settings,
     });
+  }
+}
+
+/**
+ * Each user's presence report at the fixture's moment, stored as do_update_user_presence stores a
+ * first report (zerver/actions/presence.py): both times for `active`, the connection only for
+ * `idle`. No event: nobody has a queue yet.
+ */
+function loadPresences(state: State, users: readonly FixtureUser[], moment: number): void {
+  for (const u of users) {
+    if (!u.presence) continue;
+    const at = moment - (u.presence.seconds_ago ?? 0);
+    state.presences.set(u.id, { lastActiveTime: u.presence.status === 'active' ? at : null, lastConnectedTime: at, lastUpdateId: nextId(state, 'presence_update') });
   }
 }
 

@@ -1,9 +1,7 @@
 /**
  * The live page's files, as text: kept in the source so that the page works wherever the
  * simulator runs (sources, the compiled bundles, the npm package) with no file to find at run
- * time and no build step. The script is plain browser JavaScript (no framework); it inserts names,
- * topics and event JSON as text, and only the message HTML the simulator's Markdown renderer made
- * (which escapes what users wrote) as HTML.
+ * time and no build step. The script (script.ts) is plain browser JavaScript (no framework).
  */
 
 export const LIVE_HTML = String.raw`<!doctype html>
@@ -19,27 +17,83 @@ export const LIVE_HTML = String.raw`<!doctype html>
 <body>
 <a class="skip" href="#messages-title">Skip to messages</a>
 <header class="top">
-  <h1 id="realm-name">Chat simulator</h1>
-  <p id="watcher" class="watcher">Read-only live view</p>
-  <p id="status" class="status" role="status">Connecting…</p>
+  <div class="brand">
+    <h1 id="realm-name">Chat simulator</h1>
+    <p id="status" class="status" role="status">Connecting…</p>
+  </div>
+  <div class="acting">
+    <label for="act-as">Act as</label>
+    <select id="act-as" disabled></select>
+  </div>
+  <p class="clock">Simulated time: <time id="sim-time">…</time></p>
 </header>
 <div class="layout">
-  <nav aria-labelledby="channels-title">
-    <h2 id="channels-title">Channels</h2>
+  <button type="button" id="channels-toggle" class="channels-toggle" aria-expanded="false" aria-controls="channels">Channels</button>
+  <nav id="channels" aria-label="Channels">
+    <h2>Channels</h2>
     <ul id="views" class="views"></ul>
   </nav>
   <main>
     <h2 id="messages-title" tabindex="-1">All messages</h2>
-    <ol id="messages" class="messages"></ol>
+    <form id="compose" class="compose" novalidate>
+      <div class="compose-where">
+        <p id="compose-to" class="compose-to"></p>
+        <label id="channel-field" class="field">Channel <select id="compose-channel" name="channel"></select></label>
+        <label id="topic-field" class="field">Topic <input id="compose-topic" name="topic" autocomplete="off"></label>
+      </div>
+      <label class="field message-field">Message <textarea id="compose-content" name="content" rows="2" required></textarea></label>
+      <div class="compose-actions">
+        <button type="submit" id="send">Send</button>
+        <span id="compose-result" class="compose-result" role="status"></span>
+      </div>
+    </form>
+    <p id="typing" class="typing" aria-live="polite"></p>
+    <ol id="messages" class="messages" aria-labelledby="messages-title"></ol>
   </main>
-  <aside aria-label="Users and events">
+  <aside aria-label="Simulator, users, journal and events">
+    <section aria-labelledby="controls-title" class="controls">
+      <h2 id="controls-title">Simulator</h2>
+      <div class="buttons">
+        <button type="button" id="reset">Reset</button>
+        <button type="button" id="snapshot">Snapshot</button>
+        <button type="button" id="restore" disabled>Restore</button>
+      </div>
+      <div class="advance">
+        <label for="advance-seconds">Seconds</label>
+        <input id="advance-seconds" type="number" min="1" step="1" value="60" inputmode="numeric">
+        <button type="button" id="advance">Advance clock</button>
+      </div>
+      <label class="check"><input type="checkbox" id="rate-limits"> Rate limits (Zulip's)</label>
+      <fieldset class="faults">
+        <legend>Faults</legend>
+        <label class="field">Route <select id="fault-route">
+          <option value="POST /messages">POST /messages (send)</option>
+          <option value="GET /events">GET /events (event queue)</option>
+          <option value="POST /messages/{message_id}/reactions">POST …/reactions</option>
+          <option value="">Every route</option>
+        </select></label>
+        <label class="field">Fault <select id="fault-kind">
+          <option value="rate">Rate limited (429)</option>
+          <option value="error">Server error (500)</option>
+          <option value="slow">Slow (3 s)</option>
+          <option value="drop">Dropped connection</option>
+        </select></label>
+        <button type="button" id="add-fault">Add fault</button>
+        <ul id="faults" class="fault-list"></ul>
+      </fieldset>
+      <p id="control-result" class="control-result" role="status"></p>
+    </section>
     <section aria-labelledby="users-title">
       <h2 id="users-title">Users</h2>
-      <ul id="users" class="users"></ul>
+      <ul id="users" class="users" aria-labelledby="users-title"></ul>
+    </section>
+    <section aria-labelledby="journal-title" class="journal">
+      <h2 id="journal-title">Journal</h2>
+      <ol id="journal" class="log"></ol>
     </section>
     <section aria-labelledby="events-title">
-      <h2 id="events-title">Recent events</h2>
-      <ol id="events" class="events"></ol>
+      <h2 id="events-title">Events</h2>
+      <ol id="events" class="log"></ol>
     </section>
   </aside>
 </div>
@@ -54,422 +108,119 @@ export const LIVE_CSS = String.raw`*, *::before, *::after { box-sizing: border-b
 html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; background: #f5f6f8; }
 h1, h2 { margin: 0 0 .5rem; line-height: 1.2; }
-h1 { font-size: 1.25rem; }
+h1 { font-size: 1.2rem; }
 h2 { font-size: 1rem; }
 ul, ol { list-style: none; margin: 0; padding: 0; }
+button, input, select, textarea { font: inherit; }
+button { cursor: pointer; border: 1px solid #9aa4b0; background: #fff; color: #1b1f24; border-radius: 4px; padding: .3rem .65rem; }
+button:hover { background: #eef1f5; }
+button:disabled { cursor: default; color: #6b7480; background: #f1f3f5; }
+input, select, textarea { border: 1px solid #9aa4b0; border-radius: 4px; padding: .3rem .4rem; background: #fff; color: #1b1f24; max-width: 100%; }
 :focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
-.skip { position: absolute; left: .5rem; top: -4rem; background: #fff; padding: .5rem .75rem; z-index: 1; }
+.skip { position: absolute; left: .5rem; top: -4rem; background: #fff; padding: .5rem .75rem; z-index: 2; }
 .skip:focus { top: .5rem; }
-.top { background: #1d4f91; color: #fff; padding: .75rem 1rem; }
-.top p { margin: .15rem 0 0; font-size: .875rem; }
+.top { background: #1d4f91; color: #fff; padding: .5rem 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: .25rem 1.25rem; }
+.top h1 { margin: 0; }
+.top p { margin: 0; font-size: .875rem; }
+.top :focus-visible { outline-color: #ffd166; }
+.brand { flex: 1 1 12rem; min-width: 0; }
 .status { font-weight: 600; }
 .status.problem { color: #ffd7a8; }
-.layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; padding: 1rem; }
+.acting { display: flex; align-items: center; gap: .4rem; }
+.acting label { font-weight: 600; font-size: .875rem; }
+.acting select { max-width: 14rem; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: .75rem; padding: .75rem; }
 .layout > * { min-width: 0; }
 nav, main, aside > section { background: #fff; border: 1px solid #d5d9de; border-radius: 6px; padding: .75rem; }
-aside > section + section { margin-top: 1rem; }
+aside > section + section { margin-top: .75rem; }
+.channels-toggle { justify-self: start; }
+nav[hidden] { display: none; }
 .views li { margin: 0; }
 .views ul { margin: 0 0 .25rem 1rem; }
-.views button { display: block; width: 100%; text-align: left; font: inherit; color: #1b1f24; background: none; border: 0; border-radius: 4px; padding: .3rem .5rem; cursor: pointer; overflow-wrap: anywhere; }
+.views button { display: flex; justify-content: space-between; gap: .5rem; width: 100%; text-align: left; border: 0; padding: .3rem .5rem; overflow-wrap: anywhere; }
 .views ul button { font-size: .875rem; color: #3d4650; }
-.views button:hover { background: #eef1f5; }
 .views button[aria-current="true"] { background: #dde7f5; font-weight: 600; }
-.count { color: #59636e; font-weight: 400; }
+.views .heading { font-size: .75rem; text-transform: uppercase; letter-spacing: .04em; color: #59636e; margin: .5rem .5rem .15rem; }
+.unread { flex: none; background: #1d4f91; color: #fff; border-radius: 9px; padding: 0 .45rem; font-size: .75rem; font-weight: 600; align-self: center; }
+.compose { display: grid; gap: .4rem; margin: 0 0 .6rem; padding: .6rem; background: #f1f5fb; border: 1px solid #c9d6ea; border-radius: 6px; }
+.compose-where { display: flex; flex-wrap: wrap; gap: .4rem .75rem; align-items: end; }
+.compose-to { margin: 0; font-size: .875rem; color: #3d4650; }
+.field { display: flex; flex-direction: column; font-size: .8rem; font-weight: 600; color: #3d4650; gap: .15rem; min-width: 0; }
+.field[hidden] { display: none; }
+.message-field textarea { width: 100%; resize: vertical; font-weight: 400; }
+.compose-actions { display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; }
+#send { background: #1d4f91; color: #fff; border-color: #1d4f91; font-weight: 600; }
+.compose-result, .control-result { font-size: .85rem; color: #59636e; margin: 0; }
+.compose-result.problem, .control-result.problem { color: #a40e26; }
+.typing { min-height: 1.3em; margin: 0 0 .25rem; font-size: .85rem; font-style: italic; color: #59636e; }
 .messages > li { border-top: 1px solid #e3e6ea; padding: .6rem 0; }
 .messages > li:first-child { border-top: 0; }
 .meta { display: flex; flex-wrap: wrap; gap: .15rem .6rem; font-size: .875rem; color: #59636e; }
 .sender { color: #1b1f24; font-weight: 600; }
+.edited { font-style: italic; }
 .content { overflow-wrap: anywhere; }
 .content p { margin: .25rem 0; }
-.content pre { overflow-x: auto; background: #f1f3f5; padding: .5rem; border-radius: 4px; }
-.content table { display: block; overflow-x: auto; }
+.content code { background: #eef1f4; border: 1px solid #dde1e6; border-radius: 3px; padding: 0 .2rem; font-size: .875em; }
+.content pre { overflow-x: auto; background: #f6f8fa; border: 1px solid #dde1e6; padding: .5rem; border-radius: 4px; }
+.content pre code { background: none; border: 0; padding: 0; }
+.content .codehilite[data-code-language="math"] pre, .content .katex-display { text-align: center; font: italic 1.1rem "Latin Modern Math", "STIX Two Math", "Cambria Math", serif; background: #fbfaf5; }
+.content .katex { font: italic 1.05em "Latin Modern Math", "STIX Two Math", "Cambria Math", serif; }
+.content table { display: block; overflow-x: auto; border-collapse: collapse; }
+.content th, .content td { border: 1px solid #d5d9de; padding: .15rem .4rem; }
 .content img { max-width: 100%; height: auto; }
+.content img.emoji, .reaction img, .picker img { width: 1.25em; height: 1.25em; vertical-align: -.25em; }
+.content span.emoji { font-size: 1.2em; line-height: 1; }
 .content blockquote { margin: .25rem 0; padding-left: .75rem; border-left: 3px solid #c9ced4; color: #3d4650; }
+.content .user-mention, .content .user-group-mention, .content .topic-mention { background: #e3ecfa; color: #153e75; border-radius: 3px; padding: 0 .2rem; font-weight: 600; white-space: nowrap; }
+.content .user-mention.me, .content .user-group-mention.me { background: #fbe7b4; color: #5c3b00; }
+.content .user-mention.silent { font-weight: 400; }
+.content a { color: #0b57d0; }
+.content a.stream, .content a.stream-topic { background: #eef1f5; color: #153e75; border-radius: 3px; padding: 0 .2rem; font-weight: 600; text-decoration: none; }
+.content .spoiler-block { border: 1px solid #d5d9de; border-radius: 4px; margin: .3rem 0; }
+.content .spoiler-header { padding: .1rem .5rem; }
+.content .spoiler-header p { display: inline; }
+.content .spoiler-toggle { margin-right: .4rem; padding: 0 .4rem; font-size: .8rem; }
+.content .spoiler-content { padding: 0 .5rem; border-top: 1px dashed #d5d9de; }
+.content .spoiler-content[hidden] { display: none; }
+.content time { background: #eef1f5; border-radius: 3px; padding: 0 .2rem; }
+.reactions { display: flex; flex-wrap: wrap; gap: .3rem; align-items: center; margin-top: .3rem; }
+.reaction { position: relative; display: inline-flex; gap: .3rem; align-items: center; padding: .05rem .45rem; border-radius: 12px; border-color: #c9d6ea; background: #f5f8fd; }
+.reaction[aria-pressed="true"] { background: #dde7f5; border-color: #1d4f91; }
+.reaction .count { font-size: .85rem; font-weight: 600; }
+.reaction .who { display: none; position: absolute; left: 0; top: calc(100% + 4px); z-index: 3; background: #1b1f24; color: #fff; font-size: .8rem; padding: .25rem .45rem; border-radius: 4px; white-space: nowrap; }
+.reaction:hover .who, .reaction:focus .who { display: block; }
+.add-reaction { padding: .05rem .45rem; border-radius: 12px; font-size: .85rem; color: #3d4650; }
+.picker { display: flex; flex-wrap: wrap; gap: .2rem; margin-top: .3rem; padding: .3rem; border: 1px solid #c9d6ea; border-radius: 6px; background: #fff; }
+.picker[hidden] { display: none; }
+.picker button { font-size: 1.15rem; line-height: 1; padding: .2rem .3rem; }
 .empty { color: #59636e; font-style: italic; }
 .users li { display: flex; align-items: baseline; gap: .4rem; padding: .15rem 0; overflow-wrap: anywhere; }
 .dot { flex: none; width: .6rem; height: .6rem; border-radius: 50%; border: 1px solid #59636e; }
 .dot.active { background: #1a7f37; border-color: #1a7f37; }
-.dot.idle { background: #d29922; border-color: #d29922; }
+.dot.idle { background: #fff; border: 2px solid #d29922; }
 .presence { color: #59636e; font-size: .8rem; }
-.events li { border-top: 1px solid #e3e6ea; padding: .3rem 0; font-size: .875rem; }
-.events li:first-child { border-top: 0; }
-.events summary { cursor: pointer; overflow-wrap: anywhere; }
-.events pre { margin: .3rem 0 0; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .8rem; background: #f1f3f5; padding: .4rem; border-radius: 4px; }
+.controls .buttons, .controls .advance { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin-bottom: .5rem; }
+.advance input { width: 5.5rem; }
+.check { display: flex; gap: .4rem; align-items: center; margin-bottom: .5rem; }
+.faults { border: 1px solid #d5d9de; border-radius: 4px; margin: 0 0 .4rem; padding: .4rem .6rem .6rem; display: flex; flex-wrap: wrap; gap: .4rem; align-items: end; }
+.faults legend { font-weight: 600; font-size: .875rem; }
+.fault-list { flex-basis: 100%; font-size: .85rem; }
+.fault-list li { display: flex; gap: .5rem; align-items: center; justify-content: space-between; padding: .15rem 0; overflow-wrap: anywhere; }
+.log { max-height: 22rem; overflow-y: auto; }
+.log li { border-top: 1px solid #e3e6ea; padding: .3rem 0; font-size: .85rem; }
+.log li:first-child { border-top: 0; }
+.log summary { cursor: pointer; overflow-wrap: anywhere; }
+.log .bad { color: #a40e26; font-weight: 600; }
+.log h3 { font-size: .8rem; margin: .35rem 0 .1rem; }
+.log pre { margin: 0; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .78rem; background: #f1f3f5; padding: .4rem; border-radius: 4px; max-height: 16rem; }
 @media (min-width: 60em) {
-  .layout { grid-template-columns: 15rem minmax(0, 1fr) 19rem; align-items: start; }
+  .layout { grid-template-columns: 14rem minmax(0, 1fr) 23rem; align-items: start; }
+  .channels-toggle { display: none; }
+  nav[hidden] { display: block; }
+  nav { grid-column: 1; grid-row: 1; }
+  main { grid-column: 2; grid-row: 1; }
+  aside { grid-column: 3; grid-row: 1; }
 }
 `;
 
-export const LIVE_JS = String.raw`'use strict';
-(function () {
-  var API = '/api/v1';
-  // Zulip's OFFLINE_THRESHOLD_SECS: a user is shown offline this long after their last report.
-  var OFFLINE_AFTER_SECONDS = 140;
-  var SHOWN_MESSAGES = 200;
-  var SHOWN_EVENTS = 50;
-  var SHOWN_TOPICS = 8;
-
-  var el = function (id) { return document.getElementById(id); };
-  var auth = null;
-  var view = { kind: 'all' };
-  var state = emptyState();
-  var eventCount = 0;
-
-  function emptyState() {
-    return {
-      realm: '', emptyTopicName: 'general chat', queueId: null, lastEventId: -1, clockOffset: 0,
-      streams: new Map(), users: new Map(), presences: new Map(), messages: new Map()
-    };
-  }
-
-  function make(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function basicAuth(email, apiKey) {
-    var bytes = new TextEncoder().encode(email + ':' + apiKey);
-    var binary = '';
-    bytes.forEach(function (b) { binary += String.fromCharCode(b); });
-    return 'Basic ' + btoa(binary);
-  }
-
-  function sleep(ms) { return new Promise(function (resolve) { setTimeout(resolve, ms); }); }
-
-  function setStatus(text, problem) {
-    var status = el('status');
-    status.textContent = text;
-    status.classList.toggle('problem', Boolean(problem));
-  }
-
-  async function call(method, path, params) {
-    var body = new URLSearchParams(params || {});
-    var url = API + path + (method === 'GET' ? '?' + body : '');
-    var response = await fetch(url, { method: method, headers: { Authorization: auth }, body: method === 'GET' ? undefined : body, cache: 'no-store' });
-    var data = await response.json().catch(function () { return { result: 'error', msg: 'HTTP ' + response.status }; });
-    if (data.result !== 'success') {
-      var error = new Error(data.msg || 'HTTP ' + response.status);
-      error.code = data.code;
-      error.retryAfter = data['retry-after'];
-      throw error;
-    }
-    return data;
-  }
-
-  // ---------------------------------------------------------------- the model
-
-  function nowSeconds() { return Date.now() / 1000 + state.clockOffset; }
-
-  function addStream(into, s) {
-    into.streams.set(s.stream_id, { id: s.stream_id, name: s.name, privateChannel: Boolean(s.invite_only) });
-  }
-
-  function addUser(into, u) {
-    into.users.set(u.user_id, { id: u.user_id, name: u.full_name, bot: Boolean(u.is_bot) });
-  }
-
-  function addMessage(into, m) {
-    into.messages.set(m.id, {
-      id: m.id, type: m.type, streamId: m.stream_id, topic: m.subject, content: m.content,
-      sender: m.sender_full_name, timestamp: m.timestamp,
-      dmWith: m.type === 'private' ? m.display_recipient.map(function (r) { return r.full_name; }) : null,
-      streamName: m.type === 'stream' ? m.display_recipient : null
-    });
-  }
-
-  async function register() {
-    var data = await call('POST', '/register', {
-      apply_markdown: 'true', client_gravatar: 'true', slim_presence: 'true', all_public_streams: 'true',
-      client_capabilities: JSON.stringify({ notification_settings_null: true, simplified_presence_events: true, user_avatar_url_field_optional: true }),
-      fetch_event_types: JSON.stringify(['realm', 'realm_user', 'presence', 'stream'])
-    });
-    var next = emptyState();
-    next.realm = data.realm_name || '';
-    next.emptyTopicName = data.realm_empty_topic_display_name || next.emptyTopicName;
-    next.queueId = data.queue_id;
-    next.lastEventId = data.last_event_id;
-    next.clockOffset = data.server_timestamp - Date.now() / 1000;
-    (data.streams || []).forEach(function (s) { addStream(next, s); });
-    (data.realm_users || []).forEach(function (u) { addUser(next, u); });
-    Object.keys(data.presences || {}).forEach(function (id) { next.presences.set(Number(id), data.presences[id]); });
-    // The watcher's own messages, then every public channel's (also those it is not subscribed to).
-    var narrows = [[], [{ operator: 'channels', operand: 'public' }]];
-    for (var i = 0; i < narrows.length; i++) {
-      var page = await call('GET', '/messages', { anchor: 'newest', num_before: String(SHOWN_MESSAGES), num_after: '0', apply_markdown: 'true', client_gravatar: 'true', narrow: JSON.stringify(narrows[i]) });
-      page.messages.forEach(function (m) { addMessage(next, m); });
-    }
-    state = next;
-    document.title = (state.realm ? state.realm + ' · ' : '') + 'Chat simulator · live';
-    el('realm-name').textContent = state.realm || 'Chat simulator';
-    draw();
-  }
-
-  function apply(event) {
-    var ids;
-    switch (event.type) {
-      case 'message':
-        addMessage(state, event.message);
-        break;
-      case 'update_message':
-        ids = event.message_ids || [event.message_id];
-        ids.forEach(function (id) {
-          var m = state.messages.get(id);
-          if (!m) return;
-          if (id === event.message_id && typeof event.rendered_content === 'string') m.content = event.rendered_content;
-          if (typeof event.subject === 'string') m.topic = event.subject;
-          if (typeof event.new_stream_id === 'number') {
-            m.streamId = event.new_stream_id;
-            var moved = state.streams.get(event.new_stream_id);
-            if (moved) m.streamName = moved.name;
-          }
-        });
-        break;
-      case 'delete_message':
-        ids = event.message_ids || [event.message_id];
-        ids.forEach(function (id) { state.messages.delete(id); });
-        break;
-      case 'stream':
-        if (event.op === 'create') event.streams.forEach(function (s) { addStream(state, s); });
-        else if (event.op === 'delete') event.streams.forEach(function (s) { state.streams.delete(s.stream_id); });
-        else if (event.op === 'update' && event.property === 'name' && state.streams.has(event.stream_id)) state.streams.get(event.stream_id).name = event.value;
-        else if (event.op === 'update' && event.property === 'invite_only' && state.streams.has(event.stream_id)) state.streams.get(event.stream_id).privateChannel = Boolean(event.value);
-        break;
-      case 'subscription':
-        if (event.op === 'add') event.subscriptions.forEach(function (s) { addStream(state, s); });
-        break;
-      case 'realm_user':
-        if (event.op === 'add') addUser(state, event.person);
-        else if (event.op === 'remove') state.users.delete(event.person.user_id);
-        else if (event.op === 'update' && typeof event.person.full_name === 'string' && state.users.has(event.person.user_id)) state.users.get(event.person.user_id).name = event.person.full_name;
-        break;
-      case 'presence':
-        if (event.presences) Object.keys(event.presences).forEach(function (id) { state.presences.set(Number(id), event.presences[id]); });
-        break;
-      case 'realm':
-        if (event.op === 'update' && event.property === 'name') state.realm = event.value;
-        else if (event.op === 'update_dict' && event.data && typeof event.data.name === 'string') state.realm = event.data.name;
-        el('realm-name').textContent = state.realm;
-        break;
-    }
-  }
-
-  // ---------------------------------------------------------------- drawing
-
-  function viewKey(v) { return v.kind + ':' + (v.streamId || '') + ':' + (v.topic === undefined ? '' : v.topic); }
-
-  function inView(m) {
-    if (view.kind === 'dm') return m.type === 'private';
-    if (view.kind === 'stream') return m.type === 'stream' && m.streamId === view.streamId;
-    if (view.kind === 'topic') return m.type === 'stream' && m.streamId === view.streamId && m.topic === view.topic;
-    return true;
-  }
-
-  function topicName(topic) { return topic === '' ? state.emptyTopicName : topic; }
-
-  function streamName(m) {
-    var s = state.streams.get(m.streamId);
-    return s ? s.name : m.streamName || 'channel ' + m.streamId;
-  }
-
-  function viewTitle() {
-    if (view.kind === 'dm') return 'Direct messages';
-    if (view.kind === 'stream') return '#' + ((state.streams.get(view.streamId) || {}).name || view.streamId);
-    if (view.kind === 'topic') return '#' + ((state.streams.get(view.streamId) || {}).name || view.streamId) + ' › ' + topicName(view.topic);
-    return 'All messages';
-  }
-
-  function viewButton(label, count, target) {
-    var item = make('li');
-    var button = make('button', '', label + ' ');
-    button.type = 'button';
-    button.dataset.key = viewKey(target);
-    button.setAttribute('aria-current', String(viewKey(target) === viewKey(view)));
-    button.appendChild(make('span', 'count', '(' + count + ')'));
-    button.addEventListener('click', function () {
-      view = target;
-      draw();
-      el('messages-title').focus();
-    });
-    item.appendChild(button);
-    return item;
-  }
-
-  function drawViews(all) {
-    var list = el('views');
-    var focused = document.activeElement && list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
-    var perStream = new Map();
-    var dms = 0;
-    all.forEach(function (m) {
-      if (m.type === 'private') { dms++; return; }
-      var entry = perStream.get(m.streamId) || { count: 0, topics: new Map() };
-      entry.count++;
-      var topic = entry.topics.get(m.topic) || { count: 0, latest: 0 };
-      topic.count++;
-      topic.latest = Math.max(topic.latest, m.id);
-      entry.topics.set(m.topic, topic);
-      perStream.set(m.streamId, entry);
-    });
-    var items = [viewButton('All messages', all.length, { kind: 'all' }), viewButton('Direct messages', dms, { kind: 'dm' })];
-    var streams = Array.from(state.streams.values());
-    perStream.forEach(function (_entry, id) { if (!state.streams.has(id)) streams.push({ id: id, name: 'channel ' + id }); });
-    streams.sort(function (a, b) { return a.name.localeCompare(b.name); });
-    streams.forEach(function (s) {
-      var entry = perStream.get(s.id) || { count: 0, topics: new Map() };
-      var item = viewButton('#' + s.name + (s.privateChannel ? ' (private)' : ''), entry.count, { kind: 'stream', streamId: s.id });
-      var topics = Array.from(entry.topics.entries()).sort(function (a, b) { return b[1].latest - a[1].latest; }).slice(0, SHOWN_TOPICS);
-      if (topics.length > 0) {
-        var sub = make('ul');
-        topics.forEach(function (t) { sub.appendChild(viewButton(topicName(t[0]), t[1].count, { kind: 'topic', streamId: s.id, topic: t[0] })); });
-        item.appendChild(sub);
-      }
-      items.push(item);
-    });
-    list.replaceChildren.apply(list, items);
-    if (focused) {
-      var again = list.querySelector('button[data-key="' + CSS.escape(focused) + '"]');
-      if (again) again.focus();
-    }
-  }
-
-  function drawMessages(all) {
-    el('messages-title').textContent = viewTitle();
-    var shown = all.filter(inView).slice(-SHOWN_MESSAGES).reverse();
-    var items = shown.map(function (m) {
-      var item = make('li');
-      item.dataset.id = String(m.id);
-      var meta = make('div', 'meta');
-      meta.appendChild(make('span', 'sender', m.sender));
-      meta.appendChild(make('span', 'where', m.type === 'stream' ? '#' + streamName(m) + ' › ' + topicName(m.topic) : 'Direct message: ' + m.dmWith.join(', ')));
-      var time = make('time', '', new Date(m.timestamp * 1000).toLocaleString());
-      time.dateTime = new Date(m.timestamp * 1000).toISOString();
-      meta.appendChild(time);
-      var content = make('div', 'content');
-      // Rendered by the simulator's Markdown renderer, which escapes what the sender wrote.
-      content.innerHTML = m.content;
-      item.appendChild(meta);
-      item.appendChild(content);
-      return item;
-    });
-    if (items.length === 0) items = [make('li', 'empty', 'No messages here yet.')];
-    var list = el('messages');
-    list.replaceChildren.apply(list, items);
-  }
-
-  function presenceOf(userId) {
-    var p = state.presences.get(userId);
-    if (!p) return 'offline';
-    var now = nowSeconds();
-    if (now - p.active_timestamp < OFFLINE_AFTER_SECONDS) return 'active';
-    if (now - p.idle_timestamp < OFFLINE_AFTER_SECONDS) return 'idle';
-    return 'offline';
-  }
-
-  var PRESENCE_ORDER = { active: 0, idle: 1, offline: 2 };
-
-  function drawUsers() {
-    var users = Array.from(state.users.values()).map(function (u) { return { user: u, presence: u.bot ? 'bot' : presenceOf(u.id) }; });
-    users.sort(function (a, b) {
-      return (a.user.bot - b.user.bot) || ((PRESENCE_ORDER[a.presence] || 0) - (PRESENCE_ORDER[b.presence] || 0)) || a.user.name.localeCompare(b.user.name);
-    });
-    var list = el('users');
-    list.replaceChildren.apply(list, users.map(function (entry) {
-      var item = make('li');
-      var dot = make('span', 'dot ' + entry.presence);
-      dot.setAttribute('aria-hidden', 'true');
-      item.appendChild(dot);
-      item.appendChild(make('span', 'name', entry.user.name));
-      item.appendChild(make('span', 'presence', entry.presence));
-      return item;
-    }));
-  }
-
-  function draw() {
-    var all = Array.from(state.messages.values()).sort(function (a, b) { return a.id - b.id; });
-    drawViews(all);
-    drawMessages(all);
-    drawUsers();
-  }
-
-  function recordEvent(event) {
-    eventCount++;
-    var item = make('li');
-    var details = make('details');
-    var label = event.type + (event.op ? ' ' + event.op : '') + ' · #' + event.id + ' · ' + new Date().toLocaleTimeString();
-    details.appendChild(make('summary', '', label));
-    details.appendChild(make('pre', '', JSON.stringify(event, null, 2)));
-    item.appendChild(details);
-    var list = el('events');
-    list.insertBefore(item, list.firstChild);
-    while (list.children.length > SHOWN_EVENTS) list.removeChild(list.lastChild);
-  }
-
-  // ---------------------------------------------------------------- the event loop
-
-  async function registerUntilDone() {
-    for (var attempt = 0; ; attempt++) {
-      try {
-        await register();
-        setStatus('Live: ' + eventCount + ' events so far');
-        return;
-      } catch (error) {
-        setStatus('Could not register (' + error.message + '); trying again…', true);
-        await sleep(Math.min(30000, 1000 * Math.pow(2, Math.min(attempt, 5))));
-      }
-    }
-  }
-
-  async function pollForever() {
-    var failures = 0;
-    for (;;) {
-      try {
-        var data = await call('GET', '/events', { queue_id: state.queueId, last_event_id: String(state.lastEventId) });
-        failures = 0;
-        setStatus('Live: ' + eventCount + ' events so far');
-        var changed = false;
-        data.events.forEach(function (event) {
-          state.lastEventId = Math.max(state.lastEventId, event.id);
-          if (event.type === 'heartbeat') return;
-          apply(event);
-          recordEvent(event);
-          changed = true;
-        });
-        if (changed) {
-          setStatus('Live: ' + eventCount + ' events so far');
-          draw();
-        }
-      } catch (error) {
-        if (error.code === 'BAD_EVENT_QUEUE_ID') {
-          // The queue expired or the simulator was reset: start over, as Zulip's clients do.
-          setStatus('The event queue is gone; registering again…', true);
-          await registerUntilDone();
-          continue;
-        }
-        failures++;
-        var wait = typeof error.retryAfter === 'number' ? error.retryAfter * 1000 : Math.min(30000, 1000 * Math.pow(2, Math.min(failures, 5)));
-        setStatus('Connection problem (' + error.message + '); retrying…', true);
-        await sleep(wait);
-      }
-    }
-  }
-
-  async function start() {
-    var as = new URLSearchParams(location.search).get('as');
-    var response = await fetch('/__simulator/live/watcher' + (as ? '?as=' + encodeURIComponent(as) : ''), { cache: 'no-store' });
-    var watcher = await response.json();
-    if (!response.ok) {
-      setStatus('Cannot watch: ' + watcher.msg, true);
-      return;
-    }
-    auth = basicAuth(watcher.email, watcher.api_key);
-    el('watcher').textContent = 'Read-only live view, watching as ' + watcher.full_name + ' (' + watcher.email + ')';
-    await registerUntilDone();
-    // Presence fades with time, not only with events.
-    setInterval(drawUsers, 15000);
-    pollForever();
-  }
-
-  start().catch(function (error) { setStatus('Stopped: ' + error.message, true); });
-})();
-`;
+export { LIVE_JS } from './script.ts';

@@ -52,9 +52,28 @@ function pathOf(url: string): string {
   return end < 0 ? url : url.slice(0, end);
 }
 
+const REALM_EMOJI_PREFIX = `${LIVE_ASSET_PREFIX}/realm-emoji/`;
+/** Realm emoji as the page shows them: the simulator keeps no image, so a badge with the name. */
+const REALM_EMOJI = new RegExp(`^${LIVE_ASSET_PREFIX}/realm-emoji/([A-Za-z0-9_+-]{1,60})\\.svg$`);
+
+function realmEmojiBadge(name: string): string {
+  const letters = name.replace(/[^A-Za-z0-9]/g, '').slice(0, 2).toUpperCase() || '?';
+  let hue = 0;
+  for (const ch of name) hue = (hue * 31 + ch.charCodeAt(0)) % 360;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><title>${name}</title><rect width="32" height="32" rx="7" fill="hsl(${hue} 55% 38%)"/><text x="16" y="21" text-anchor="middle" font-family="sans-serif" font-size="14" font-weight="700" fill="#fff">${letters}</text></svg>\n`;
+}
+
+function fileFor(path: string): Asset | undefined {
+  const known = ASSETS.get(path);
+  if (known) return known;
+  const emoji = REALM_EMOJI.exec(path);
+  return emoji ? asset('image/svg+xml', realmEmojiBadge(emoji[1]!)) : undefined;
+}
+
 /** Whether the request is for the live page or one of its files. */
 export function isLivePagePath(url: string): boolean {
-  return ASSETS.has(pathOf(url));
+  const path = pathOf(url);
+  return ASSETS.has(path) || (path.startsWith(REALM_EMOJI_PREFIX) && REALM_EMOJI.test(path));
 }
 
 function textResponse(status: number, text: string, headers: Record<string, string> = {}): RawResponse {
@@ -63,7 +82,7 @@ function textResponse(status: number, text: string, headers: Record<string, stri
 
 export function createLivePage(options: ControlOptions): (req: RawRequest) => RawResponse {
   return (req) => {
-    const file = ASSETS.get(pathOf(req.url))!;
+    const file = fileFor(pathOf(req.url))!;
     const method = req.method.toUpperCase();
     if (method !== 'GET' && method !== 'HEAD') return textResponse(405, `${method} is not allowed here: the live page is read-only (GET, HEAD)`, { allow: 'GET, HEAD' });
     try {

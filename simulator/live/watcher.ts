@@ -1,6 +1,6 @@
 /**
  * Who the live page watches the organization as: the realm owner by default (they see every
- * public channel), or any active account named by email (a bot under test, to see what it sees).
+ * public channel), or any active account named by id or email (a bot under test, to see what it sees).
  * The page authenticates to the chat API with this account's API key, so the answer is a secret:
  * only the control API hands it out, under the control API's access rule (loopback clients).
  */
@@ -28,8 +28,9 @@ export function liveWatcher(engine: Engine, as?: string): LiveWatcher {
     user = defaultWatcher(engine);
     if (!user) throw new ControlError('NOT_FOUND', 'The organization has no active human user to watch it as');
   } else {
-    user = getUserByEmail(engine, as.trim());
-    if (!user || !watchable(user)) throw new ControlError('NOT_FOUND', `No active user with the email ${JSON.stringify(as)} to watch as`);
+    const wanted = as.trim();
+    user = /^\d{1,15}$/.test(wanted) ? engine.state.users.get(Number(wanted)) : getUserByEmail(engine, wanted);
+    if (!user || !watchable(user)) throw new ControlError('NOT_FOUND', `No active user with the ${/^\d+$/.test(wanted) ? 'id' : 'email'} ${JSON.stringify(as)} to watch as`);
   }
   return { user_id: user.id, email: user.delivery_email, full_name: user.full_name, role: user.role as LiveWatcher['role'], api_key: user.api_key };
 }

@@ -16,6 +16,13 @@ export function devFixture(): Fixture {
   return structuredClone(DEFAULT_FIXTURE);
 }
 
+/** The dev realm before anyone has reported presence (its fixture has some users active and idle). */
+export function devFixtureWithoutPresence(): Fixture {
+  const fixture = devFixture();
+  for (const user of fixture.users) delete user.presence;
+  return fixture;
+}
+
 // The contract's compiled schemas (schemas/chat), for tests that check one object on its own.
 export const validateUser = validatorFor('chat/user.schema.json')!;
 export const validateOwnUser = validatorFor('chat/responses/get-own-user.schema.json')!;

@@ -102,3 +102,29 @@ describe(`GET ${CONTROL_PREFIX}/live/watcher: whom the page watches as`, () => {
     expect(res.body).not.toMatch(/api_key/);
   });
 });
+
+describe('realm emoji badges', () => {
+  it('serves an SVG badge per realm emoji name under the page rule; other names are not the page', async () => {
+    const s = fresh();
+    const res = await get(s, `${CONTROL_PREFIX}/live/realm-emoji/green_tick.svg`);
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'image/svg+xml']);
+    expect(res.body).toContain('<title>green_tick</title>');
+    expect(res.body).toContain('>GR</text>');
+    const odd = await get(s, `${CONTROL_PREFIX}/live/realm-emoji/%3Cscript%3E.svg`);
+    expect(odd.status).toBe(404);
+  });
+});
+
+describe('listening on every address', () => {
+  it('prints and answers at 127.0.0.1, not at 0.0.0.0', async () => {
+    const { startSimulatorServer } = await import('../../scripts/cli/simulator-server.ts');
+    const server = await startSimulatorServer({ port: 0, host: '0.0.0.0', print: false });
+    try {
+      expect(server.liveUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect((await fetch(server.liveUrl)).status).toBe(200);
+      expect(server.simulator.engine.state.realm.url).toBe(server.liveUrl.replace(/\/$/, ''));
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -12,7 +12,7 @@ import {
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 import type { Fixture } from '../../types/chat/fixture.ts';
 import { pending, register } from './events/helpers.ts';
-import { devFixture, ID, watchEvents } from './helpers.ts';
+import { devFixture, devFixtureWithoutPresence, ID, watchEvents } from './helpers.ts';
 
 const { hamlet, iago, othello, prospero, defaultBot } = ID;
 const T0 = 1_700_200_000;
@@ -20,10 +20,10 @@ const DAY = 86_400;
 
 const error = (msg: string, code = 'BAD_REQUEST', extra: Record<string, unknown> = {}) => ({ result: 'error', msg, code, ...extra });
 
-/** A simulator whose clock stands still until the test moves it. */
-function clocked(fixture?: Fixture) {
+/** A simulator whose clock stands still until the test moves it (by default, the dev realm before anyone reported presence). */
+function clocked(fixture: Fixture = devFixtureWithoutPresence()) {
   let t = T0;
-  const s = createSimulator({ seed: 1, clock: { now: () => t }, ...(fixture ? { fixture } : {}) });
+  const s = createSimulator({ seed: 1, clock: { now: () => t }, fixture });
   return {
     s,
     advance(seconds: number) {
@@ -238,7 +238,7 @@ describe('the intervals, on the simulated clock', () => {
   });
 
   it(`a realm of more than ${USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS} active users gets no presence events, except the forced ones`, async () => {
-    const fixture = devFixture();
+    const fixture = devFixtureWithoutPresence();
     const extra = USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS - everyone(clocked().s).length;
     fixture.users.push(...Array.from({ length: extra }, (_, i) => ({ id: 100 + i, email: `reader${i}@zulip.com`, full_name: `Reader ${i}`, role: 'member' as const })));
     const { s } = clocked(fixture);
@@ -411,5 +411,29 @@ describe('/register presence state', () => {
     expect((await s.request({ method: 'POST', path: '/api/v1/register', as: iago, body: { presence_history_limit_days: '"x"' } })).body).toEqual(
       error('presence_history_limit_days is not an integer'),
     );
+  });
+});
+
+describe("the dev realm's presence at its moment", () => {
+  /** The web app's rule (web/src/presence.ts): active, else idle, within the offline threshold. */
+  const statusAt = (p: { active_timestamp: number; idle_timestamp: number } | undefined, now: number) =>
+    !p ? 'offline' : now - p.active_timestamp < OFFLINE_THRESHOLD_SECS ? 'active' : now - p.idle_timestamp < OFFLINE_THRESHOLD_SECS ? 'idle' : 'offline';
+  const modern = { slim_presence: 'true', client_capabilities: JSON.stringify({ notification_settings_null: true, simplified_presence_events: true }) };
+
+  it('has Iago and Zoe active, Othello and Prospero idle, the rest offline, and all offline once the threshold has passed', async () => {
+    const { s, advance, now } = clocked(devFixture());
+    const zoe = 7;
+    const first = (await register(s, hamlet, { fetch_event_types: JSON.stringify(['presence']), ...modern }));
+    expect(first.presences[iago]).toEqual({ active_timestamp: T0, idle_timestamp: T0 });
+    expect(first.presences[zoe]).toEqual({ active_timestamp: T0 - 20, idle_timestamp: T0 - 20 });
+    expect(first.presences[othello].idle_timestamp).toBe(T0 - 10);
+    const seen = (p: Record<string, any>, at: number) => Object.fromEntries([iago, zoe, othello, prospero, hamlet].map((id) => [id, statusAt(p[id], at)]));
+    expect(seen(first.presences, now())).toEqual({ [iago]: 'active', [zoe]: 'active', [othello]: 'idle', [prospero]: 'idle', [hamlet]: 'offline' });
+    advance(OFFLINE_THRESHOLD_SECS - 15);
+    const later = (await register(s, hamlet, { fetch_event_types: JSON.stringify(['presence']), ...modern }));
+    expect(seen(later.presences, later.server_timestamp)).toEqual({ [iago]: 'active', [zoe]: 'offline', [othello]: 'idle', [prospero]: 'offline', [hamlet]: 'offline' });
+    advance(15);
+    const gone = (await register(s, hamlet, { fetch_event_types: JSON.stringify(['presence']), ...modern }));
+    expect(seen(gone.presences, gone.server_timestamp)).toEqual({ [iago]: 'offline', [zoe]: 'offline', [othello]: 'offline', [prospero]: 'offline', [hamlet]: 'offline' });
   });
 });

@@ -442,6 +442,16 @@ export interface FixtureUser {
    */
   presence_enabled?: boolean;
   /**
+   * The user's last presence report at the fixture's moment (when the simulator loads it), as if their client had sent POST /users/me/presence: `active` (they were using it) or `idle` (connected, not using it), `seconds_ago` before that moment (default 0). Without it the user has never reported presence (offline). As the simulated clock moves on with no further report, clients see them go idle and offline at Zulip's thresholds.
+   */
+  presence?: {
+    status: 'active' | 'idle';
+    /**
+     * How long before the fixture's moment the report was made (default 0).
+     */
+    seconds_ago?: number;
+  };
+  /**
    * Custom profile field id → raw value.
    */
   profile_data?: {

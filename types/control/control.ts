@@ -477,3 +477,50 @@ export interface LiveWatcher {
    */
   api_key: string;
 }
+/**
+ * What the journal's live feed answers: the requests that completed (answered or dropped) since `cursor`, in the order they completed, the feed's new cursor, the simulated clock, and how many changes the control API has made (reset, restore, clock, faults, rate limits) so far.
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "JournalFeed".
+ */
+export interface JournalFeed {
+  /**
+   * Pass it back as `cursor` to wait for the next completed requests.
+   */
+  cursor: number;
+  /**
+   * The requests completed since the given cursor (still in the journal), oldest completion first; without a cursor, the latest `limit`.
+   */
+  entries: JournalEntry[];
+  /**
+   * When each entry completed, by the real clock of the simulator's machine (Unix milliseconds), in the order of `entries`.
+   */
+  completed_at: number[];
+  clock: ClockState;
+  /**
+   * How many successful control requests other than reads there have been: a client that sees it change refreshes what it shows of faults, the clock and the state.
+   */
+  control_changes: number;
+}
+/**
+ * Whether the simulator applies Zulip's rate limits (the rules it was started with, or Zulip's defaults: 200 API calls a minute per user, 100 per client address unauthenticated, 5 password attempts in 30 minutes).
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "RateLimitState".
+ */
+export interface RateLimitState {
+  /**
+   * Whether requests are counted and refused with 429 past the limits.
+   */
+  enabled: boolean;
+}
+/**
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "RateLimitRequest".
+ */
+export interface RateLimitRequest {
+  /**
+   * Turn rate limiting on (fresh buckets) or off.
+   */
+  enabled: boolean;
+}

@@ -178,6 +178,7 @@ describe('the OpenAPI description', () => {
       restoreSnapshot: snapshot,
       addFault: { route: 'POST /messages', error: { code: 'RATE_LIMIT_HIT' }, times: 1 },
       setPushService: { failure: 'server_error', times: 2 },
+      setRateLimit: { enabled: true },
     };
     const validated: string[] = [];
     for (const route of CONTROL_ROUTES) {
@@ -216,6 +217,9 @@ describe('the OpenAPI description', () => {
       'tickClock',
       'followRealTime',
       'getJournal',
+      'getJournalFeed',
+      'getRateLimit',
+      'setRateLimit',
       'getLiveWatcher',
     ]);
   });

@@ -5,7 +5,7 @@
 // those by polling POST /users/me/presence, as they do with Zulip.
 import { describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../../simulator/index.ts';
-import { ID } from '../helpers.ts';
+import { devFixtureWithoutPresence, ID } from '../helpers.ts';
 import { applyEvents } from './apply-events.ts';
 import { pending, register } from './helpers.ts';
 
@@ -39,7 +39,7 @@ describe('presence events applied to the initial state agree with a fresh /regis
     ['modern (simplified_presence_events)', iago, { client_capabilities: JSON.stringify({ notification_settings_null: true, simplified_presence_events: true }) }],
   ])('%s', async (_format, observer, options) => {
     let t = 1_700_200_000;
-    const s = createSimulator({ seed: 1, clock: { now: () => t } });
+    const s = createSimulator({ seed: 1, clock: { now: () => t }, fixture: devFixtureWithoutPresence() });
     const body = { event_types: JSON.stringify(['presence']), ...options };
     const start = await register(s, observer, body);
     const kept = structuredClone(start);
