@@ -225,6 +225,38 @@ describe('odd request targets', () => {
     expect(schemaRegistry().validator('error-400')(body)).toBe(true);
   });
 
+  it.each([
+    ['/api/v1/index.json/extra'],
+    ['/api/v1/services/meta-ads.json/'],
+    ['/api/v1/services/meta-ads.json/x.json'],
+    ['/api/v1/'],
+    [`/api/v1/${'x'.repeat(4000)}`],
+    [`/api/v1/${'a/'.repeat(2000)}b.json`],
+  ])('%s → the JSON 404, never a 5xx', async (p) => {
+    const res = await get(p);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(res.body.toString('utf8'));
+    expect(body).toEqual({ error: 'not_found', message: `No resource at ${p}`, status: 404 });
+    expect(schemaRegistry().validator('error-404')(body)).toBe(true);
+  });
+
+  it('a target over 8 KB → 414 with a JSON body under /api/, text elsewhere', async () => {
+    const api = await get(`/api/v1/${'x'.repeat(15_000)}`);
+    expect(api.status).toBe(414);
+    expect(JSON.parse(api.body.toString('utf8'))).toEqual({ error: 'uri_too_long', message: 'The request target is longer than 8192 characters', status: 414 });
+    const other = await get(`/${'y'.repeat(9000)}`);
+    expect(other.status).toBe(414);
+    expect(other.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('GET / leads to the API index', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/api/v1/index.json');
+    expect((await get(String(res.headers.location))).status).toBe(200);
+  });
+
   it('an absolute-form target is served by its path', async () => {
     const res = await raw('GET http://localhost/api/v1/status.json HTTP/1.1');
     expect(res.status).toBe(200);

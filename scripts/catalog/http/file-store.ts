@@ -149,10 +149,17 @@ export function createFileStore(dir: string, headersFor: (pathname: string) => R
   return {
     lookup(pathname) {
       const rel = pathname.replace(/^\/+/, '');
-      if (!servable(rel)) return null;
+      // A file asked for as a folder (`meta-ads.json/`) is no file, as nginx and Caddy answer.
+      if (rel.endsWith('/') || !servable(rel)) return null;
       const file = path.resolve(root, rel);
       if (!file.startsWith(root + path.sep)) return null;
-      const st = statSync(file, { throwIfNoEntry: false });
+      let st: Stats | undefined;
+      try {
+        st = statSync(file, { throwIfNoEntry: false });
+      } catch {
+        // ENOTDIR (a path through a file), ENAMETOOLONG, ELOOP…: nothing is there to serve.
+        return null;
+      }
       if (!st?.isFile()) return null;
       const key = identityOf(st);
       const hit = entries.get(file);
