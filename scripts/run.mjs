@@ -43,6 +43,15 @@ export const ENTRIES = {
   'fuzz-simulator': 'scripts/fuzz/simulator.ts',
 };
 
+/**
+ * Worker threads' modules, each bundled beside the entry points as NAME.mjs and compiled with
+ * whichever entry runs, since any entry may start them (scripts/catalog/worker-entry.ts loads
+ * them from there). Not commands: they are never run on their own.
+ */
+export const WORKERS = {
+  'catalog-write-worker': 'scripts/catalog/write-worker.ts',
+};
+
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */
 const FORMAT = 'esbuild-esm-node20-bundled-2';
 /** npm rewrites it on every install, update or removal of a package. */
@@ -81,7 +90,7 @@ function entryOptions(project, name) {
 }
 
 /** @type {Project} */
-export const PROJECT = { root: ROOT, outdir: path.join(ROOT, 'node_modules', '.cache', 'compiled'), entries: ENTRIES };
+export const PROJECT = { root: ROOT, outdir: path.join(ROOT, 'node_modules', '.cache', 'compiled'), entries: { ...ENTRIES, ...WORKERS } };
 
 /** @param {Project} project @param {string} name */
 export function bundlePath(project, name) {
@@ -233,7 +242,7 @@ async function main() {
     return;
   }
   if (first === '--compile') {
-    const names = rest.length > 0 ? rest : Object.keys(ENTRIES);
+    const names = rest.length > 0 ? rest : Object.keys(PROJECT.entries);
     await compileOrExit(names);
     console.log(`Compiled ${names.length} entry point(s) into ${path.relative(process.cwd(), PROJECT.outdir)}`);
     return;
@@ -244,7 +253,8 @@ async function main() {
     if (!help) process.exit(2);
     return;
   }
-  if (!isFresh(PROJECT, first)) await compileOrExit([first]);
+  const stale = [first, ...Object.keys(WORKERS)].filter((name) => !isFresh(PROJECT, name));
+  if (stale.length > 0) await compileOrExit(stale);
   const usageFile = process.env.RUN_USAGE_FILE;
   if (usageFile) {
     // For benchmarks: this process's own CPU time and peak memory, read after it exits.
