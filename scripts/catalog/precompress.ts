@@ -1,7 +1,8 @@
 /**
- * Precompressed twins: beside every JSON, Markdown and text file the build writes `name.br` and
- * `name.gz`, which static servers (nginx `gzip_static`/`brotli_static`, Caddy `precompressed`,
- * `npm run serve`) send to clients that accept them instead of compressing on every request.
+ * Precompressed twins: with `--precompress`, beside every JSON, Markdown and text file the build
+ * writes `name.br` and `name.gz`, which static servers (nginx `gzip_static`/`brotli_static`, Caddy
+ * `precompressed`, `npm run serve`) send to clients that accept them instead of compressing on
+ * every request. `npm run serve` makes the same bytes itself when they are missing.
  *
  * One module owns the choice of files, the encodings and their settings, so the full build (which
  * wraps its write sink with `precompressing`) and a rebuild of single files (`writeTwinsBeside`)

@@ -1,8 +1,8 @@
 /**
  * The request handler behind `npm run serve`: answers from the built files held in memory
  * (http/file-store.ts) with what a static host adds from `_headers` (read from the served folder
- * itself, so local and production headers come from one source), precompressed twins chosen by
- * Accept-Encoding, strong content-hash ETags with 304s, single byte ranges, CORS preflight, JSON
+ * itself, so local and production headers come from one source), compression chosen by
+ * Accept-Encoding (the precompressed twins when the build made them), strong content-hash ETags with 304s, single byte ranges, CORS preflight, JSON
  * errors under /api/ and 405 for writes (the API is read-only). An unparseable request target is
  * the client's error (400), and nothing internal ever reaches a response.
  */
@@ -72,7 +72,7 @@ function serveFile(req: IncomingMessage, res: ServerResponse, file: StoredFile, 
   const range = !head && req.headers.range !== undefined && ifRangeHolds(req.headers['if-range'], file.identity.etag);
   // A range is always over the file as it is: the compressed twins are whole-file answers only.
   const coding = range ? null : chooseEncoding(req.headers['accept-encoding'], file.codings);
-  const rep: Representation = coding ? (file.encoded.get(coding) ?? file.identity) : file.identity;
+  const rep: Representation = coding ? file.encoded(coding) : file.identity;
   if (matchesEtag(req.headers['if-none-match'], rep.etag)) {
     const { 'Content-Type': _type, 'Content-Length': _length, 'Content-Encoding': _coding, ...rest } = rep.headers;
     res.writeHead(304, rest);
