@@ -7,7 +7,8 @@ import path from 'node:path';
 import { buildCatalog } from './catalog/pipeline.ts';
 import { watchCatalog } from './catalog/watch.ts';
 import { parseCli, portOf } from './cli/args.ts';
-import { startCatalogServer } from './cli/catalog-server.ts';
+import { siteUrlLine, startCatalogServer } from './cli/catalog-server.ts';
+import { listenFailure } from './cli/listen-failure.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
 
@@ -53,8 +54,18 @@ const options = {
 };
 
 async function serve(): Promise<void> {
-  const server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
+  let server;
+  try {
+    server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
+  } catch (error) {
+    const line = listenFailure(error, { host: values.host, port, flag: '--port', what: 'npm run build -- --serve' });
+    if (line === null) throw error;
+    console.error(line);
+    process.exit(1);
+  }
   console.log(`Serving ${server.url}/api/v1/index.json`);
+  const site = siteUrlLine(options.outDir, 'set --site-url or SITE_URL to change it');
+  if (site) console.log(site);
   // A stop while watching ends the watcher with the process.
   stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));
 }
