@@ -209,7 +209,9 @@ function presentRef(doc: ParsedDoc): PresentRef {
   const kind = doc.kind as CollectionKind;
   const slug = slugOf(doc);
   const pagePath = typeof doc.data.path === 'string' ? doc.data.path : null;
-  return { kind, slug, file: doc.file, path: kind === 'page' ? pagePath : sitePath(kind, slug) };
+  const ref: PresentRef = { kind, slug, file: doc.file, path: kind === 'page' ? pagePath : sitePath(kind, slug) };
+  if (slug !== doc.fileSlug) ref.named = { slug: doc.fileSlug, path: kind === 'page' ? null : sitePath(kind, doc.fileSlug) };
+  return ref;
 }
 
 function slugOf(doc: ParsedDoc): string {
