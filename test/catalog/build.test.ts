@@ -251,7 +251,8 @@ describe('problems an editor can act on', () => {
     await edit(content, 'sectors/servicios-profesionales.md', /^title: "(.*)"$/m, 'title: "$1: [x');
     const { result, text } = await build(content);
     expect(result.ok ? [] : result.issues.map((i) => `${i.file} ${i.code}`)).toEqual(['content/sectors/servicios-profesionales.md yaml_error']);
-    expect(text).toContain('content/sectors/servicios-profesionales.md:5:');
+    // The quote left open on line 3 (title), not line 5 where YAML gave up.
+    expect(text).toContain('content/sectors/servicios-profesionales.md:3:8: (front matter): has invalid YAML front matter: a quoted value opens on line 3');
   });
 
   it('a changed slug comes first, with the references it breaks folded under it', async () => {
