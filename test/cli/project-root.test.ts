@@ -4,7 +4,8 @@
  * scripts/run.mjs, which passes its own folder down and keeps each checkout's bundles apart.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readFile, stat, symlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, realpath, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,15 @@ describe('a checkout whose node_modules links to another checkout\'s', () => {
     const org = path.join(clone, 'content/organization.md');
     const text = await readFile(org, 'utf8');
     await import('node:fs/promises').then((fs) => fs.writeFile(org, text.replace(/^name: .*$/m, 'name: "Clon enlazado"')));
-    const { stdout } = await run(process.execPath, ['scripts/run.mjs', 'build'], { cwd: clone, env: { ...process.env, [ROOT_VARIABLE]: '' }, timeout: 120_000 });
+    // Its bundles go to a folder of its own inside the shared node_modules: removed afterwards.
+    const bundles = path.join(ROOT, 'node_modules/.cache/compiled', `checkout-${createHash('sha256').update(await realpath(clone)).digest('hex').slice(0, 12)}`);
+    let stdout: string;
+    try {
+      ({ stdout } = await run(process.execPath, ['scripts/run.mjs', 'build'], { cwd: clone, env: { ...process.env, [ROOT_VARIABLE]: '' }, timeout: 120_000 }));
+      expect((await stat(bundles)).isDirectory()).toBe(true);
+    } finally {
+      await rm(bundles, { recursive: true, force: true });
+    }
     expect(stdout).toMatch(/→ dist\n/);
     const index = JSON.parse(await readFile(path.join(clone, 'dist/api/v1/index.json'), 'utf8'));
     expect(index.name).toBe('Clon enlazado');
