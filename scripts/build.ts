@@ -7,11 +7,12 @@ import path from 'node:path';
 import { buildCatalog } from './catalog/pipeline.ts';
 import { watchCatalog } from './catalog/watch.ts';
 import { parseCli, portOf } from './cli/args.ts';
-import { startCatalogServer } from './cli/catalog-server.ts';
+import { siteUrlLine, startCatalogServer } from './cli/catalog-server.ts';
+import { listenFailure } from './cli/listen-failure.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
 
-const USAGE = `Usage: npm run build -- [--content DIR] [--out DIR] [--site-url URL] [--watch] [--serve]
+const USAGE = `Usage: npm run build -- [--content DIR] [--out DIR] [--site-url URL] [--precompress] [--watch] [--serve]
 
 Compiles the Markdown content into the JSON API and the agent files. A build with problems
 lists them all and leaves the previous output untouched.
@@ -19,6 +20,9 @@ lists them all and leaves the previous output untouched.
   --content DIR    content folder (default content/)
   --out DIR        output folder (default dist/)
   --site-url URL   the website's base address (default env SITE_URL, else the organization's site)
+  --precompress    also write .br and .gz twins of every text file, for servers that send them
+                   as they are (nginx gzip_static/brotli_static, Caddy precompressed); most static
+                   hosts compress on the fly, and npm run serve does when they are missing
   --watch          rebuild on every change; a failed rebuild keeps the last good output
   --serve          also serve the output (after the build, or while watching)
   --port N         port for --serve (default env PORT, else 8080; 0 picks a free one)
@@ -29,6 +33,7 @@ const values = parseCli(USAGE, {
   content: { type: 'string' },
   out: { type: 'string', default: path.join(PROJECT_ROOT, 'dist') },
   'site-url': { type: 'string', default: process.env.SITE_URL },
+  precompress: { type: 'boolean', default: false },
   watch: { type: 'boolean', default: false },
   serve: { type: 'boolean', default: false },
   port: { type: 'string', default: process.env.PORT ?? '8080' },
@@ -43,13 +48,24 @@ const options = {
   contentLabel: values.content ?? (path.relative(process.cwd(), contentDir) || '.'),
   outDir: path.resolve(values.out),
   siteUrl: values['site-url'],
+  precompress: values.precompress,
   log: (line: string) => console.log(line),
   report: (text: string) => console.error(text),
 };
 
 async function serve(): Promise<void> {
-  const server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
+  let server;
+  try {
+    server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
+  } catch (error) {
+    const line = listenFailure(error, { host: values.host, port, flag: '--port', what: 'npm run build -- --serve' });
+    if (line === null) throw error;
+    console.error(line);
+    process.exit(1);
+  }
   console.log(`Serving ${server.url}/api/v1/index.json`);
+  const site = siteUrlLine(options.outDir, 'set --site-url or SITE_URL to change it');
+  if (site) console.log(site);
   // A stop while watching ends the watcher with the process.
   stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));
 }

@@ -21,11 +21,12 @@
  * This file is plain JavaScript because it is what runs before anything is compiled. The tests
  * run the TypeScript sources directly (vitest); test/cli/run.test.ts covers this launcher.
  */
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(realpathSync(fileURLToPath(import.meta.url))), '..');
 
 /** Entry name → its TypeScript source. Entry points are only ever run, never imported. */
 export const ENTRIES = {
@@ -41,6 +42,15 @@ export const ENTRIES = {
   'bench-serve': 'scripts/bench/serve.ts',
   'fuzz-catalog': 'scripts/fuzz/catalog.ts',
   'fuzz-simulator': 'scripts/fuzz/simulator.ts',
+};
+
+/**
+ * Worker threads' modules, each bundled beside the entry points as NAME.mjs and compiled with
+ * whichever entry runs, since any entry may start them (scripts/catalog/worker-entry.ts loads
+ * them from there). Not commands: they are never run on their own.
+ */
+export const WORKERS = {
+  'catalog-write-worker': 'scripts/catalog/write-worker.ts',
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */
@@ -80,8 +90,25 @@ function entryOptions(project, name) {
   return typeof entry === 'string' ? { source: entry } : entry;
 }
 
+/**
+ * Where the bundles go. A node_modules that is a link to another checkout's (hoisted
+ * dependencies) would otherwise share one set of bundles between the two, each compiled from
+ * whichever checkout ran last: a checkout then gets a folder of its own under it.
+ */
+function bundleFolder(/** @type {string} */ root) {
+  const modules = path.join(root, 'node_modules');
+  const base = path.join(modules, '.cache', 'compiled');
+  let linked = false;
+  try {
+    linked = lstatSync(modules).isSymbolicLink();
+  } catch {
+    // No node_modules yet: the usual place.
+  }
+  return linked ? path.join(base, `checkout-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`) : base;
+}
+
 /** @type {Project} */
-export const PROJECT = { root: ROOT, outdir: path.join(ROOT, 'node_modules', '.cache', 'compiled'), entries: ENTRIES };
+export const PROJECT = { root: ROOT, outdir: bundleFolder(ROOT), entries: { ...ENTRIES, ...WORKERS } };
 
 /** @param {Project} project @param {string} name */
 export function bundlePath(project, name) {
@@ -233,7 +260,7 @@ async function main() {
     return;
   }
   if (first === '--compile') {
-    const names = rest.length > 0 ? rest : Object.keys(ENTRIES);
+    const names = rest.length > 0 ? rest : Object.keys(PROJECT.entries);
     await compileOrExit(names);
     console.log(`Compiled ${names.length} entry point(s) into ${path.relative(process.cwd(), PROJECT.outdir)}`);
     return;
@@ -244,12 +271,15 @@ async function main() {
     if (!help) process.exit(2);
     return;
   }
-  if (!isFresh(PROJECT, first)) await compileOrExit([first]);
+  const stale = [first, ...Object.keys(WORKERS)].filter((name) => !isFresh(PROJECT, name));
+  if (stale.length > 0) await compileOrExit(stale);
   const usageFile = process.env.RUN_USAGE_FILE;
   if (usageFile) {
     // For benchmarks: this process's own CPU time and peak memory, read after it exits.
     process.on('exit', () => writeFileSync(usageFile, JSON.stringify(process.resourceUsage())));
   }
+  // The command's project is this checkout, whatever node_modules links to (scripts/cli/root.ts).
+  process.env.TEAM_CHAT_PROJECT_ROOT = ROOT;
   // Stack traces then name the .ts sources, lines and columns.
   process.setSourceMapsEnabled(true);
   const bundle = bundlePath(PROJECT, first);

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseCli, portOf } from './cli/args.ts';
-import { startCatalogServer } from './cli/catalog-server.ts';
+import { listenFailure } from './cli/listen-failure.ts';
+import { siteUrlLine, startCatalogServer } from './cli/catalog-server.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 
@@ -26,6 +27,16 @@ const port = portOf('--port', values.port, USAGE);
 if (!existsSync(path.join(values.dir, 'api', 'v1', 'index.json'))) {
   console.error(`Nothing built in ${values.dir} yet: run \`npm run build\` first (serving anyway).`);
 }
-const server = await startCatalogServer({ dir: values.dir, port, host: values.host });
+let server;
+try {
+  server = await startCatalogServer({ dir: values.dir, port, host: values.host });
+} catch (error) {
+  const line = listenFailure(error, { host: values.host, port, flag: '--port', what: 'npm run serve' });
+  if (line === null) throw error;
+  console.error(line);
+  process.exit(1);
+}
 console.log(`Serving ${values.dir} at ${server.url} (API: ${server.url}/api/v1/index.json)`);
+const site = siteUrlLine(values.dir, 'rebuild with SITE_URL=https://… npm run build to change it');
+if (site) console.log(site);
 stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));

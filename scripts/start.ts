@@ -6,7 +6,8 @@ import path from 'node:path';
 import { DEFAULT_SEED } from '../simulator/index.ts';
 import { buildCatalog } from './catalog/pipeline.ts';
 import { parseCli, portOf } from './cli/args.ts';
-import { startCatalogServer } from './cli/catalog-server.ts';
+import { siteUrlLine, startCatalogServer, type CatalogServer } from './cli/catalog-server.ts';
+import { listenFailure } from './cli/listen-failure.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
 import { startSimulatorServer } from './cli/simulator-server.ts';
@@ -44,14 +45,31 @@ if (!built.ok) {
   process.exit(1);
 }
 
-const catalog = await startCatalogServer({ dir: path.join(PROJECT_ROOT, 'dist'), port: catalogPort, host: values.host });
+const dist = path.join(PROJECT_ROOT, 'dist');
+// Both ports are taken before either address is printed: a port in use is one line and exit 1,
+// with nothing left listening.
+let catalog: CatalogServer | undefined;
+try {
+  catalog = await startCatalogServer({ dir: dist, port: catalogPort, host: values.host });
+} catch (error) {
+  exitOnListenFailure(error, catalogPort, '--catalog-port', 'the catalog');
+}
+let simulator: Awaited<ReturnType<typeof startSimulatorServer>>;
+try {
+  simulator = await startSimulatorServer({ port: simulatorPort, host: values.host, seed: values.seed });
+} catch (error) {
+  await catalog.close();
+  exitOnListenFailure(error, simulatorPort, '--simulator-port', 'the chat simulator');
+}
 console.log(`Catalog API:    ${catalog.url}/api/v1/index.json`);
-
-const simulator = await startSimulatorServer({
-  port: simulatorPort,
-  host: values.host,
-  seed: values.seed,
-});
+const site = siteUrlLine(dist, 'set SITE_URL to change it');
+if (site) console.log(site);
 console.log('Press Ctrl-C to stop both servers.');
 
 stopOnSignals(() => Promise.all([catalog.close(SHUTDOWN_GRACE_MS), simulator.close(SHUTDOWN_GRACE_MS)]));
+
+function exitOnListenFailure(error: unknown, port: number, flag: string, what: string): never {
+  const line = listenFailure(error, { host: values.host, port, flag, what: `npm start: ${what}` });
+  console.error(line ?? (error instanceof Error ? error.message : String(error)));
+  process.exit(1);
+}

@@ -30,8 +30,8 @@ import { JsonCache } from './json.ts';
 import { docSitePath, resolvesIn, type KnownTargets } from './link-check.ts';
 import { buildCatalog as assembleCatalog, type Catalog } from './model.ts';
 import { parseSource } from './parse.ts';
-import { ENCODINGS, precompressing, withTwinPaths } from './precompress.ts';
-import { buildSettings, checkFile, checkSet, generatedAtOf, reportFailure, type BuildOptions, type BuildResult, type FileCheck } from './pipeline.ts';
+import { ENCODINGS } from './precompress.ts';
+import { buildSettings, checkFile, checkSet, generatedAtOf, outputPaths, reportFailure, twinSink, type BuildOptions, type BuildResult, type FileCheck } from './pipeline.ts';
 import { textOf, writeOutputs } from './serialize.ts';
 import type { TwinMemo } from './twins.ts';
 import type { CollectionDoc } from './validate.ts';
@@ -135,7 +135,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       const issues = checkOutputs(early, passed);
       if (issues.length > 0) return issues;
       const changedEarly = new Set([...early].filter(([rel, out]) => !sameAsBefore(last, rel, out)).map(([rel]) => rel));
-      await writeInPlace(options.outDir, early, cache, changedEarly);
+      await writeInPlace(options.outDir, early, cache, changedEarly, options);
       writtenEarly = changedEarly.size;
       firstOutputMs = performance.now() - started;
       return [];
@@ -168,7 +168,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
     if (issues.length > 0) return reportFailure(options, issues);
     // Written early with the same bytes: not again.
     for (const [rel, out] of early) if (changedFiles.has(rel) && sameOutput(out, outputs.get(rel))) changedFiles.delete(rel);
-    await writeInPlace(options.outDir, outputs, cache, changedFiles);
+    await writeInPlace(options.outDir, outputs, cache, changedFiles, options);
     const removed = [...last.outputs.keys()].filter((rel) => !outputs.has(rel));
     for (const rel of removed) await removeOutput(options.outDir, rel);
     previous = { catalog, outputs, shapes, known: knownTargets(catalog) };
@@ -180,7 +180,7 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
 
   async function firstBuild(catalog: Catalog, generatedAt: string, started: number): Promise<IncrementalResult> {
     const outputs = emitCatalog(catalog, { generatedAt, twins });
-    const pending = prepareWrite(options.outDir, withTwinPaths([...outputs.keys()]));
+    const pending = prepareWrite(options.outDir, outputPaths(outputs, options));
     let issues: Issue[];
     try {
       issues = checkOutputs(outputs, passed);
@@ -193,9 +193,9 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       return reportFailure(options, issues);
     }
     const written = await pending.commit(async (sink) => {
-      const withTwins = precompressing(sink);
-      await writeOutputs(outputs, withTwins, cache);
-      await withTwins.flush();
+      const target = twinSink(sink, options);
+      await writeOutputs(outputs, target, cache);
+      await target.flush();
     });
     previous = { catalog, outputs, shapes: compare(null, outputs).shapes, known: knownTargets(catalog) };
     const ms = Math.round(performance.now() - started);
@@ -420,9 +420,9 @@ function inPlaceSink(outDir: string): WriteSink {
   };
 }
 
-/** Write the outputs named in `only` in place, each with its precompressed twins (precompress.ts). */
-async function writeInPlace(outDir: string, outputs: Outputs, cache: JsonCache, only: ReadonlySet<string>): Promise<void> {
-  const sink = precompressing(inPlaceSink(outDir));
+/** Write the outputs named in `only` in place, each with its precompressed twins when the build makes them. */
+async function writeInPlace(outDir: string, outputs: Outputs, cache: JsonCache, only: ReadonlySet<string>, options: Pick<BuildOptions, 'precompress'>): Promise<void> {
+  const sink = twinSink(inPlaceSink(outDir), options);
   await writeOutputs(outputs, sink, cache, only);
   await sink.flush();
 }

@@ -39,6 +39,11 @@ export interface Issue {
   /** Where in the file, 1-based, when known: the field's key or value, or the YAML error. */
   line?: number;
   column?: number;
+  /**
+   * The file whose own problem this follows from (a reference to the slug that file's name gives,
+   * after its slug was changed): listed under that file's problems, which come first.
+   */
+  causedBy?: string;
 }
 
 export function issue(file: string, field: string, code: IssueCode, detail?: string): Issue {
@@ -56,12 +61,24 @@ export function isRootCause(i: Issue): boolean {
 }
 
 /**
- * Root causes first, then by file, field and message: the order is part of the output contract.
+ * Root causes first, then the files whose problems break references, then by file, field and
+ * message; each file's consequences (Issue.causedBy) right after that file's own problems. The
+ * order is part of the output contract.
  */
 export function sortIssues(issues: readonly Issue[]): Issue[] {
-  return [...issues].sort(
-    (a, b) => Number(isRootCause(b)) - Number(isRootCause(a)) || cmp(a.file, b.file) || cmp(a.field, b.field) || cmp(a.message, b.message),
-  );
+  const causes = new Set(issues.flatMap((i) => (i.causedBy === undefined ? [] : [i.causedBy])));
+  const own = issues.filter((i) => i.causedBy === undefined || !issues.some((c) => c.causedBy === undefined && c.file === i.causedBy));
+  // Files that could not be read at all, then files whose problems break references, then the rest.
+  const rank = (i: Issue): number => (isRootCause(i) ? 2 : causes.has(i.file) ? 1 : 0);
+  const byPlace = (a: Issue, b: Issue): number => cmp(a.file, b.file) || cmp(a.field, b.field) || cmp(a.message, b.message);
+  const sorted = [...own].sort((a, b) => rank(b) - rank(a) || byPlace(a, b));
+  const out: Issue[] = [];
+  for (const [index, i] of sorted.entries()) {
+    out.push(i);
+    const last = sorted[index + 1]?.file !== i.file;
+    if (last && causes.has(i.file)) out.push(...issues.filter((c) => c.causedBy === i.file && !own.includes(c)).sort(byPlace));
+  }
+  return out;
 }
 
 export interface FormatOptions {
@@ -82,7 +99,23 @@ export function formatIssue(i: Issue, opts: FormatOptions = {}): string {
 
 export function formatIssues(issues: readonly Issue[], opts: FormatOptions = {}): string {
   const files = new Set(issues.map((i) => i.file)).size;
-  const lines = sortIssues(issues).map((i) => `  ${formatIssue(i, opts)}`);
+  const lines: string[] = [];
+  let under: string | undefined;
+  for (const i of sortIssues(issues)) {
+    const folded = i.causedBy !== undefined && issues.some((c) => c.causedBy === undefined && c.file === i.causedBy);
+    if (!folded) {
+      under = undefined;
+      lines.push(`  ${formatIssue(i, opts)}`);
+      continue;
+    }
+    if (under !== i.causedBy) {
+      under = i.causedBy;
+      const count = issues.filter((c) => c.causedBy === i.causedBy).length;
+      const named = (i.causedBy ?? '').replace(/^.*\//, '').replace(/\.md$/, '');
+      lines.push(`    which breaks ${count} reference${count === 1 ? '' : 's'} to "${named}", the name its file gives it:`);
+    }
+    lines.push(`      ${formatIssue(i, opts)}`);
+  }
   const noun = issues.length === 1 ? 'problem' : 'problems';
   return [`Build failed: ${issues.length} ${noun} in ${files} file(s):`, ...lines].join('\n');
 }

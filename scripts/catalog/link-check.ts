@@ -41,6 +41,12 @@ export function docSitePath(doc: CollectionDoc): string {
 /** A file that exists but failed validation: it still owns its slug and its address. */
 export interface PresentRef extends DraftRef {
   path: string | null;
+  /**
+   * What its file name would give it, when its front matter says otherwise (a slug changed
+   * without renaming the file): references to these are broken by that file's own problem, and
+   * are reported under it (Issue.causedBy) rather than as problems of their own.
+   */
+  named?: { slug: string; path: string | null };
 }
 
 /**
@@ -54,6 +60,9 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
   const slugs = new Map<string, string>(); // `${kind}:${slug}` → file
   const paths = new Map<string, string>(); // site path → file
   const draftKeys = new Map(drafts.map((d) => [`${d.kind}:${d.slug}`, d.file]));
+  const namedSlugs = new Map<string, string>(present.flatMap((p) => (p.named ? [[`${p.kind}:${p.named.slug}`, p.file] as const] : [])));
+  const namedPaths = new Map<string, string>(present.flatMap((p) => (p.named?.path ? [[p.named.path, p.file] as const] : [])));
+  const causedBy = (i: Issue, file: string | undefined): Issue => (file === undefined ? i : { ...i, causedBy: file });
   const ordered = [...docs].sort((a, b) => cmp(a.file, b.file));
   const claims: (PresentRef & { doc?: CollectionDoc })[] = [
     ...present,
@@ -94,17 +103,17 @@ export function checkLinks(docs: readonly Doc[], drafts: readonly DraftRef[] = [
         const why = draft
           ? `refers to ${rule.to} "${slug}", which is a draft (${draft}) and left out of the output`
           : `refers to ${rule.to} "${slug}", which does not exist`;
-        issues.push(issue(doc.file, `${rule.field}[${i}]`, 'dangling_reference', why));
+        issues.push(causedBy(issue(doc.file, `${rule.field}[${i}]`, 'dangling_reference', why), draft ? undefined : namedSlugs.get(key)));
       });
     }
     if (doc.kind === 'organization') issues.push(...checkServiceLines(doc));
     if (doc.kind === 'organization' && !paths.has(doc.fm.contact.contact_page)) {
-      issues.push(issue(doc.file, 'contact.contact_page', 'dangling_reference',
-        `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path${maybe}`));
+      issues.push(causedBy(issue(doc.file, 'contact.contact_page', 'dangling_reference',
+        `refers to page ${doc.fm.contact.contact_page}, which no file in content/pages has as its path${maybe}`), namedPaths.get(doc.fm.contact.contact_page)));
     }
     for (const target of linksOf(doc)) {
       if (!paths.has(target)) {
-        issues.push(issue(doc.file, 'body', 'dangling_reference', `links to ${target}, which is not a page of the site${maybe}`));
+        issues.push(causedBy(issue(doc.file, 'body', 'dangling_reference', `links to ${target}, which is not a page of the site${maybe}`), namedPaths.get(target)));
       }
     }
   }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import matter from 'gray-matter';
 import { classify, type ContentKind } from './collections.ts';
 import { issue, type Issue } from './issues.ts';
+import { openQuoteBefore } from './open-quote.ts';
 import type { SourceFile } from './load.ts';
 
 export interface ParsedDoc {
@@ -54,7 +55,7 @@ export function parseSource(src: SourceFile): ParseResult {
     body = parsed.content;
     frontMatter = parsed.matter;
   } catch (error) {
-    const failed = fail(yamlIssue(src.file, error));
+    const failed = fail(yamlIssue(src.file, error, text));
     const salvaged = place.kind === 'page' ? /^path:[ \t]*["']?(\/[^"'\s#]*)/m.exec(text)?.[1] : undefined;
     return salvaged ? { ...failed, salvagedPath: salvaged } : failed;
   }
@@ -89,12 +90,18 @@ function at(i: Issue, line: number, column: number): Issue {
  * js-yaml errors carry a reason and a 0-based mark inside the front matter, whose first line is
  * the rest of the opening `---` line: line 0 of the front matter is line 1 of the file.
  */
-function yamlIssue(file: string, error: unknown): Issue {
+function yamlIssue(file: string, error: unknown, text: string): Issue {
   const e = (error && typeof error === 'object' ? error : {}) as { reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown };
   const reason = typeof e.reason === 'string' ? e.reason : typeof e.message === 'string' ? (e.message.split('\n')[0] ?? 'unreadable') : String(error);
-  const found = issue(file, '(front matter)', 'yaml_error', `has invalid YAML front matter: ${reason}`);
   const { line, column } = e.mark ?? {};
-  return typeof line === 'number' && typeof column === 'number' ? at(found, line + 1, column + 1) : found;
+  if (typeof line !== 'number' || typeof column !== 'number') return issue(file, '(front matter)', 'yaml_error', `has invalid YAML front matter: ${reason}`);
+  // A quote left open lines before is where the fix is: YAML read on past it and failed later.
+  const quote = openQuoteBefore(text, line + 1);
+  if (quote) {
+    const detail = `a quoted value opens on line ${quote.line} and does not close on that line, so YAML read on and failed at line ${line + 1}, column ${column + 1}: ${reason}`;
+    return at(issue(file, '(front matter)', 'yaml_error', `has invalid YAML front matter: ${detail}`), quote.line, quote.column);
+  }
+  return at(issue(file, '(front matter)', 'yaml_error', `has invalid YAML front matter: ${reason}`), line + 1, column + 1);
 }
 
 /**

@@ -16,11 +16,11 @@ import { locateIssues } from './locate.ts';
 import { loadContent, type SourceFile } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
-import { precompressing, withTwinPaths } from './precompress.ts';
+import { precompressing, withTwinPaths, type PrecompressingSink } from './precompress.ts';
 import { writeOutputs } from './serialize.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
-import { prepareWrite, type WriteStats } from './write.ts';
+import { prepareWrite, type WriteSink, type WriteStats } from './write.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -34,6 +34,12 @@ export interface BuildOptions {
   contentLabel?: string;
   /** Seconds since the epoch for `generated_at` (reproducible builds); defaults to env SOURCE_DATE_EPOCH. */
   sourceDateEpoch?: string;
+  /**
+   * Also write the `.br`/`.gz` twins of every text output (precompress.ts), for servers that send
+   * them as they are (nginx `*_static`, Caddy `precompressed`). Off by default: most static hosts
+   * compress on the fly and ignore them, and `npm run serve` compresses when they are missing.
+   */
+  precompress?: boolean;
 }
 
 export type BuildResult = { ok: true; files: number; bytes: number; ms: number } | { ok: false; issues: Issue[] };
@@ -54,7 +60,7 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const generatedAt = generatedAtOf(epoch, catalog.updated);
   const outputs = emitCatalog(catalog, { generatedAt });
   // In emit order: the twins' folders are then made in the order the twins are written.
-  const pending = prepareWrite(options.outDir, withTwinPaths([...outputs.keys()]));
+  const pending = prepareWrite(options.outDir, outputPaths(outputs, options));
   // The outputs are checked while the writer threads already write and compress them into the
   // fresh folder: nothing reaches outDir unless the check passes (commit discards the folder).
   let outputIssues: Issue[] = [];
@@ -62,8 +68,8 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   let written: WriteStats;
   try {
     written = await pending.commit(async (sink) => {
-      const withTwins = precompressing(sink);
-      const writing = writeOutputs(outputs, withTwins).then(() => withTwins.flush());
+      const target = twinSink(sink, options);
+      const writing = writeOutputs(outputs, target).then(() => target.flush());
       writing.catch(() => {}); // awaited below, after the check, whose issues come first
       outputIssues = await checkOutputsInSlices(outputs);
       if (outputIssues.length > 0) {
@@ -79,6 +85,17 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   const ms = Math.round(performance.now() - started);
   log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
   return { ok: true, files: written.files, bytes: written.bytes, ms };
+}
+
+/** Every file a build writes: its outputs, and their twins when it precompresses. */
+export function outputPaths(outputs: ReadonlyMap<string, unknown>, options: Pick<BuildOptions, 'precompress'>): string[] {
+  const files = [...outputs.keys()];
+  return options.precompress ? withTwinPaths(files) : files;
+}
+
+/** The sink a build writes through: with twins when it precompresses; `flush` waits for them. */
+export function twinSink(sink: WriteSink, options: Pick<BuildOptions, 'precompress'>): PrecompressingSink {
+  return options.precompress ? precompressing(sink) : { file: (rel, data) => sink.file(rel, data), stream: (rel) => sink.stream(rel), flush: async () => {} };
 }
 
 /** A failed build: its problems located, sorted and reported in one block. */
@@ -192,7 +209,9 @@ function presentRef(doc: ParsedDoc): PresentRef {
   const kind = doc.kind as CollectionKind;
   const slug = slugOf(doc);
   const pagePath = typeof doc.data.path === 'string' ? doc.data.path : null;
-  return { kind, slug, file: doc.file, path: kind === 'page' ? pagePath : sitePath(kind, slug) };
+  const ref: PresentRef = { kind, slug, file: doc.file, path: kind === 'page' ? pagePath : sitePath(kind, slug) };
+  if (slug !== doc.fileSlug) ref.named = { slug: doc.fileSlug, path: kind === 'page' ? null : sitePath(kind, doc.fileSlug) };
+  return ref;
 }
 
 function slugOf(doc: ParsedDoc): string {

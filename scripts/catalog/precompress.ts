@@ -1,7 +1,8 @@
 /**
- * Precompressed twins: beside every JSON, Markdown and text file the build writes `name.br` and
- * `name.gz`, which static servers (nginx `gzip_static`/`brotli_static`, Caddy `precompressed`,
- * `npm run serve`) send to clients that accept them instead of compressing on every request.
+ * Precompressed twins: with `--precompress`, beside every JSON, Markdown and text file the build
+ * writes `name.br` and `name.gz`, which static servers (nginx `gzip_static`/`brotli_static`, Caddy
+ * `precompressed`, `npm run serve`) send to clients that accept them instead of compressing on
+ * every request. `npm run serve` makes the same bytes itself when they are missing.
  *
  * One module owns the choice of files, the encodings and their settings, so the full build (which
  * wraps its write sink with `precompressing`) and a rebuild of single files (`writeTwinsBeside`)
@@ -54,7 +55,7 @@ export const ENCODINGS: readonly Encoding[] = [
  */
 export const LARGE_FILE_BYTES = 1 << 20;
 
-/** One band of the policy, as plain data (the writer threads receive it through workerData). */
+/** One band of the policy. */
 export interface TwinBand {
   brotli: Record<number, number>;
   /** Give brotli the input's size (small files: a smaller window for a small input). */
@@ -102,16 +103,24 @@ export function compress(bytes: Uint8Array, e: Encoding): Promise<Buffer> {
 }
 
 /**
- * The same policy as plain data, for the build's writer threads (write-worker.ts), which
- * compress whole files with zlib's synchronous calls and must give the bytes compress() gives.
+ * compress() with zlib's synchronous calls, the same bytes: for the writer threads
+ * (write-worker.ts), where a thread-pool round trip per small file costs more than the work, and
+ * for the server's on-the-fly compression of a file that has no twin (http/file-store.ts).
  */
-export const TWIN_SETTINGS = {
-  br: { suffix: '.br' },
-  gzip: { suffix: '.gz' },
-  largeFileBytes: LARGE_FILE_BYTES,
-  small: SMALL_BAND,
-  large: LARGE_BAND,
-} as const;
+export function compressSync(bytes: Uint8Array, e: Encoding): Buffer {
+  const band = bandOf(bytes.length);
+  return e.token === 'br' ? zlib.brotliCompressSync(bytes, brotliOptions(band, bytes.length)) : zlib.gzipSync(bytes, band.gzip);
+}
+
+/**
+ * A stream compressor with the large band, for a file that grows past LARGE_FILE_BYTES while it
+ * streams: it gives the bytes compress() gives the whole file (no size hint in that band).
+ */
+export function largeFileCompressor(e: Encoding): zlib.BrotliCompress | zlib.Gzip {
+  return e.token === 'br'
+    ? zlib.createBrotliCompress({ ...brotliOptions(LARGE_BAND, 0), chunkSize: COMPRESSED_CHUNK_BYTES })
+    : zlib.createGzip({ ...LARGE_BAND.gzip, chunkSize: COMPRESSED_CHUNK_BYTES });
+}
 
 /** Both twins of some bytes, by suffix. */
 export async function twinsOf(bytes: Uint8Array): Promise<Map<Encoding['suffix'], Buffer>> {
@@ -157,7 +166,7 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
       let compressors: { z: zlib.BrotliCompress | zlib.Gzip; done: Promise<void> }[] | null = null;
       const start = (): NonNullable<typeof compressors> =>
         ENCODINGS.map((e) => {
-          const z = e.token === 'br' ? zlib.createBrotliCompress({ ...brotliOptions(LARGE_BAND, 0), chunkSize: COMPRESSED_CHUNK_BYTES }) : zlib.createGzip({ ...LARGE_BAND.gzip, chunkSize: COMPRESSED_CHUNK_BYTES });
+          const z = largeFileCompressor(e);
           const chunks: Buffer[] = [];
           z.on('data', (chunk: Buffer) => chunks.push(chunk));
           const done = once(z, 'end').then(() => sink.file(`${rel}${e.suffix}`, Buffer.concat(chunks)));

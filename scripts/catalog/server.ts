@@ -1,8 +1,8 @@
 /**
  * The request handler behind `npm run serve`: answers from the built files held in memory
  * (http/file-store.ts) with what a static host adds from `_headers` (read from the served folder
- * itself, so local and production headers come from one source), precompressed twins chosen by
- * Accept-Encoding, strong content-hash ETags with 304s, single byte ranges, CORS preflight, JSON
+ * itself, so local and production headers come from one source), compression chosen by
+ * Accept-Encoding (the precompressed twins when the build made them), strong content-hash ETags with 304s, single byte ranges, CORS preflight, JSON
  * errors under /api/ and 405 for writes (the API is read-only). An unparseable request target is
  * the client's error (400), and nothing internal ever reaches a response.
  */
@@ -18,8 +18,18 @@ import { createFileStore, type Representation, type StoredFile } from './http/fi
 import { parseRange } from './http/range.ts';
 import { targetPath } from './http/target.ts';
 
+/** Refused before any file is looked up, like the 431 of hardening.ts: no schema of the API's own. */
+interface Error414 {
+  error: 'uri_too_long';
+  message: string;
+  status: 414;
+}
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const TEXT_TYPE = 'text/plain; charset=utf-8';
+/** Longer targets get 414, as nginx answers a request line beyond its default 8 KB buffers. */
+export const MAX_TARGET_CHARS = 8 << 10;
+/** Where `GET /` leads: the site has no page of its own, the API's index says what there is. */
+export const INDEX_PATH = '/api/v1/index.json';
 
 export function createCatalogHandler(dir: string): Handler {
   const root = path.resolve(dir);
@@ -27,6 +37,7 @@ export function createCatalogHandler(dir: string): Handler {
   const store = createFileStore(root, headersFor);
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
+    if ((req.url ?? '').length > MAX_TARGET_CHARS) return uriTooLong(req, res);
     const pathname = targetPath(req.url);
     if (pathname === null) return badRequest(req, res);
     const method = req.method ?? 'GET';
@@ -35,6 +46,7 @@ export function createCatalogHandler(dir: string): Handler {
       if (method === 'OPTIONS') return preflight(req, res, ruleHeaders);
       return methodNotAllowed(res, pathname, method, ruleHeaders);
     }
+    if (pathname === '/') return redirectToIndex(res, headersFor(pathname));
     const file = store.lookup(pathname);
     if (!file) return notFound(res, pathname, headersFor(pathname));
     serveFile(req, res, file, method === 'HEAD');
@@ -60,7 +72,7 @@ function serveFile(req: IncomingMessage, res: ServerResponse, file: StoredFile, 
   const range = !head && req.headers.range !== undefined && ifRangeHolds(req.headers['if-range'], file.identity.etag);
   // A range is always over the file as it is: the compressed twins are whole-file answers only.
   const coding = range ? null : chooseEncoding(req.headers['accept-encoding'], file.codings);
-  const rep: Representation = coding ? (file.encoded.get(coding) ?? file.identity) : file.identity;
+  const rep: Representation = coding ? file.encoded(coding) : file.identity;
   if (matchesEtag(req.headers['if-none-match'], rep.etag)) {
     const { 'Content-Type': _type, 'Content-Length': _length, 'Content-Encoding': _coding, ...rest } = rep.headers;
     res.writeHead(304, rest);
@@ -110,7 +122,7 @@ function preflight(req: IncomingMessage, res: ServerResponse, ruleHeaders: Recor
   res.end();
 }
 
-function sendJson(res: ServerResponse, status: number, body: Error400 | Error404 | Error405, headers: Record<string, string>): void {
+function sendJson(res: ServerResponse, status: number, body: Error400 | Error404 | Error405 | Error414, headers: Record<string, string>): void {
   const text = `${JSON.stringify(body)}\n`;
   res.writeHead(status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
@@ -127,6 +139,18 @@ function badRequest(req: IncomingMessage, res: ServerResponse): void {
   const headers = { 'Access-Control-Allow-Origin': '*' };
   if ((req.url ?? '').startsWith('/api/')) sendJson(res, 400, { error: 'bad_request', message, status: 400 }, headers);
   else sendText(res, 400, `${message}\n`, headers);
+}
+
+function uriTooLong(req: IncomingMessage, res: ServerResponse): void {
+  const message = `The request target is longer than ${MAX_TARGET_CHARS} characters`;
+  const headers = { 'Access-Control-Allow-Origin': '*', Connection: 'close' };
+  if ((req.url ?? '').startsWith('/api/')) sendJson(res, 414, { error: 'uri_too_long', message, status: 414 }, headers);
+  else sendText(res, 414, `${message}\n`, headers);
+}
+
+function redirectToIndex(res: ServerResponse, ruleHeaders: Record<string, string>): void {
+  const { 'Content-Type': _type, ...rest } = ruleHeaders;
+  sendText(res, 302, `See ${INDEX_PATH}\n`, { ...rest, Location: INDEX_PATH });
 }
 
 function notFound(res: ServerResponse, pathname: string, ruleHeaders: Record<string, string>): void {

@@ -1,33 +1,33 @@
 /**
- * The file-writing thread of the build, as source text for `new Worker(…, { eval: true })`: plain
- * JavaScript, so it runs the same under tsx, vitest or plain node without a TypeScript loader.
+ * The file-writing thread of the build (started by write.ts through worker-entry.ts).
  *
  * It runs batches of operations in order with synchronous calls: no round trip through libuv's
  * thread pool per call (each costs the main thread a wake-up, and on a small VM that was as much
  * as the file system work itself), and the UTF-8 encoding of every file happens here, off the
- * thread that renders. A file sent with `twins` also gets its precompressed twins here, made with
- * the policy precompress.ts passes in (workerData). One message back per batch: the bytes
- * written, or the first error.
+ * thread that renders. A file sent with `twins` also gets its precompressed twins here, with
+ * precompress.ts's policy. One message back per batch: the bytes written, or the first error.
  *
  * A streamed file opened with `twins` (the bundle, llms-full.txt) is compressed here as its
- * pieces arrive, each piece encoded to UTF-8 once for the file and both compressors (on the
- * thread that renders it was encoded twice, and every batch cost that thread a round trip through
- * the compressors). Node has no synchronous streaming compressor, so those pieces go to zlib's
- * streams, which run in libuv's pool while this thread goes on with the next batch; a batch
- * that leaves more than a MB queued in them is answered only once they have caught up, so
- * what they hold stays bounded.
+ * pieces arrive, each piece encoded to UTF-8 once for the file and both compressors. Node has no
+ * synchronous streaming compressor, so those pieces go to zlib's streams, which run in libuv's
+ * pool while this thread goes on with the next batch; a batch that leaves more than QUEUED_BYTES
+ * queued in them is answered only once they have caught up, so what they hold stays bounded.
  */
-export const WRITE_WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const zlib = require('node:zlib');
-const fds = new Map();
-const twins = workerData && workerData.twins;
+import fs from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import type zlib from 'node:zlib';
+import { ENCODINGS, LARGE_FILE_BYTES, compressSync, largeFileCompressor } from './precompress.ts';
+import type { WriteBatch, WriteOp, WriteReply } from './write-ops.ts';
 
-// A string is written as it is: node encodes it into a scratch buffer freed right after the
-// call, where a Buffer would wait for this thread's garbage collector (hundreds of MB on a
-// large site). Only a short write (rare on a regular file) falls back to a Buffer for the rest.
-function writeAll(fd, data) {
+/** Input a stream's compressor may have queued before the batch that feeds it waits. */
+const QUEUED_BYTES = 1 << 20;
+
+/**
+ * A string is written as it is: node encodes it into a scratch buffer freed right after the
+ * call, where a Buffer would wait for this thread's garbage collector (hundreds of MB on a large
+ * site). Only a short write (rare on a regular file) falls back to a Buffer for the rest.
+ */
+function writeAll(fd: number, data: string | Uint8Array): number {
   if (typeof data !== 'string') {
     for (let at = 0; at < data.length; ) at += fs.writeSync(fd, data, at, data.length - at);
     return data.length;
@@ -41,53 +41,62 @@ function writeAll(fd, data) {
   return size;
 }
 
-function writeFile(file, data) {
+function writeFile(file: string, data: string | Uint8Array): number {
   const fd = fs.openSync(file, 'w');
-  try { return writeAll(fd, data); } finally { fs.closeSync(fd); }
+  try {
+    return writeAll(fd, data);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
-// precompress.ts's compress(), synchronously: same policy, so the same bytes.
-function twinsOf(data) {
-  const band = data.length >= twins.largeFileBytes ? twins.large : twins.small;
-  const params = band.sizeHint ? { ...band.brotli, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } : band.brotli;
-  return [zlib.brotliCompressSync(data, { params }), zlib.gzipSync(data, band.gzip)];
+/** The twins of a file, in ENCODINGS order. */
+function twinsOf(data: Uint8Array): Buffer[] {
+  return ENCODINGS.map((e) => compressSync(data, e));
 }
 
-function writeTwins(file, [br, gz]) {
-  return writeFile(file + twins.br.suffix, br) + writeFile(file + twins.gzip.suffix, gz);
+function writeTwins(file: string, twins: readonly Buffer[]): number {
+  return ENCODINGS.reduce((bytes, e, i) => bytes + writeFile(`${file}${e.suffix}`, twins[i] as Buffer), 0);
+}
+
+interface Compressor {
+  z: zlib.BrotliCompress | zlib.Gzip;
+  out: Buffer[];
+  ended: Promise<unknown>;
 }
 
 /**
  * The twins of a streamed file, as precompress.ts's precompressing() makes them: the band
- * depends on the whole file's size, unknown until it ends, so the first largeFileBytes are held
- * back. A file that ends within them is compressed whole; one that grows past them is
- * compressed as it streams with the large band (no size hint), which gives the bytes
- * compressing it whole would.
+ * depends on the whole file's size, unknown until it ends, so the first LARGE_FILE_BYTES are held
+ * back. A file that ends within them is compressed whole; one that grows past them is compressed
+ * as it streams with the large band, which gives the bytes compressing it whole would.
  */
 class StreamTwins {
-  constructor() {
-    this.held = [];
-    this.heldBytes = 0;
-    this.compressors = null;
-    this.error = null;
-  }
+  held: Buffer[] = [];
+  heldBytes = 0;
+  compressors: Compressor[] | null = null;
+  error: Error | null = null;
+  failed: Promise<never> = new Promise<never>(() => {});
+
   /**
    * Feed some bytes. Returns null, or a promise when the compressors have more queued than
    * QUEUED_BYTES: the batch's reply then waits until they have caught up.
    */
-  push(bytes) {
+  push(bytes: Buffer): Promise<unknown> | null {
     if (!this.compressors) {
       this.held.push(bytes);
       this.heldBytes += bytes.length;
-      if (this.heldBytes < twins.largeFileBytes) return null;
-      this.compressors = [zlib.createBrotliCompress({ params: twins.large.brotli, chunkSize: COMPRESSED_CHUNK_BYTES }), zlib.createGzip({ ...twins.large.gzip, chunkSize: COMPRESSED_CHUNK_BYTES })].map((z) => {
-        const out = [];
-        z.on('data', (chunk) => out.push(chunk));
+      if (this.heldBytes < LARGE_FILE_BYTES) return null;
+      const compressors = ENCODINGS.map((e): Compressor => {
+        const z = largeFileCompressor(e);
+        const out: Buffer[] = [];
+        z.on('data', (chunk: Buffer) => out.push(chunk));
         return { z, out, ended: new Promise((resolve) => z.once('end', resolve)) };
       });
+      this.compressors = compressors;
       // Rejects when a compressor fails (its 'end' and 'drain' then never come).
-      this.failed = new Promise((_, reject) => {
-        for (const { z } of this.compressors) z.once('error', (error) => reject((this.error ??= error)));
+      this.failed = new Promise<never>((_, reject) => {
+        for (const { z } of compressors) z.once('error', (error: Error) => reject((this.error ??= error)));
       });
       this.failed.catch(() => {});
       bytes = Buffer.concat(this.held);
@@ -98,29 +107,36 @@ class StreamTwins {
     if (behind.length === 0) return null;
     return Promise.race([Promise.all(behind.map(({ z }) => new Promise((resolve) => z.once('drain', resolve)))), this.failed]);
   }
-  async finish() {
+
+  async finish(): Promise<Buffer[]> {
     if (!this.compressors) return twinsOf(Buffer.concat(this.held));
     for (const { z } of this.compressors) z.end();
     await Promise.race([Promise.all(this.compressors.map((c) => c.ended)), this.failed]);
     return this.compressors.map(({ out }) => Buffer.concat(out));
   }
-  check() {
+
+  check(): void {
     if (this.error) throw this.error;
   }
-  destroy() {
+
+  destroy(): void {
     for (const { z } of this.compressors ?? []) z.destroy();
   }
 }
-const streamTwins = new Map();
-/** Input a stream's compressor may have queued before the batch that feeds it waits. */
-const QUEUED_BYTES = 1 << 20;
-/** Output buffer of a stream compressor: one callback per buffer filled. */
-const COMPRESSED_CHUNK_BYTES = 256 << 10;
 
-async function run(ops) {
+const fds = new Map<string, number>();
+const streamTwins = new Map<string, StreamTwins>();
+
+function fdOf(file: string): number {
+  const fd = fds.get(file);
+  if (fd === undefined) throw new Error(`${file} is not open`);
+  return fd;
+}
+
+async function run(ops: readonly WriteOp[]): Promise<number> {
   let bytes = 0;
   /** Compressors fed by this batch: the reply waits until they have consumed it. */
-  let fed = [];
+  let fed: Promise<unknown>[] = [];
   for (const op of ops) {
     switch (op.op) {
       case 'dir':
@@ -142,17 +158,17 @@ async function run(ops) {
       case 'append': {
         const compressing = streamTwins.get(op.path);
         if (!compressing) {
-          bytes += writeAll(fds.get(op.path), op.data);
+          bytes += writeAll(fdOf(op.path), op.data);
           break;
         }
         const data = Buffer.from(op.data, 'utf8');
-        bytes += writeAll(fds.get(op.path), data);
+        bytes += writeAll(fdOf(op.path), data);
         const consumed = compressing.push(data);
         if (consumed) fed.push(consumed);
         break;
       }
       case 'close': {
-        fs.closeSync(fds.get(op.path));
+        fs.closeSync(fdOf(op.path));
         fds.delete(op.path);
         const compressing = streamTwins.get(op.path);
         if (compressing) {
@@ -171,19 +187,30 @@ async function run(ops) {
   return bytes;
 }
 
+function reply(message: WriteReply): void {
+  parentPort?.postMessage(message);
+}
+
+if (!parentPort) throw new Error('write-worker.ts runs as a worker thread of write.ts');
 // Batches run one after another, in the order they came.
 let queue = Promise.resolve();
-parentPort.on('message', ({ id, ops }) => {
+parentPort.on('message', ({ id, ops }: WriteBatch) => {
   queue = queue.then(async () => {
     try {
-      parentPort.postMessage({ id, bytes: await run(ops) });
+      reply({ id, bytes: await run(ops) });
     } catch (error) {
-      for (const fd of fds.values()) try { fs.closeSync(fd); } catch {}
+      for (const fd of fds.values()) {
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // Already closed or never opened: nothing left to release.
+        }
+      }
       fds.clear();
       for (const compressing of streamTwins.values()) compressing.destroy();
       streamTwins.clear();
-      parentPort.postMessage({ id, bytes: 0, error: { message: error.message, code: error.code } });
+      const { message, code } = error as NodeJS.ErrnoException;
+      reply({ id, bytes: 0, error: { message, ...(code === undefined ? {} : { code }) } });
     }
   });
 });
-`;

@@ -13,9 +13,10 @@ import { mkdirSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { TWIN_SETTINGS } from './precompress.ts';
-import { WRITE_WORKER_SOURCE } from './write-worker.ts';
+import type { Worker } from 'node:worker_threads';
+import { ENCODINGS } from './precompress.ts';
+import { startWorker } from './worker-entry.ts';
+import type { WriteOp as Op, WriteReply as Reply } from './write-ops.ts';
 
 /** Characters of rendered text sent but not yet written, before the sink makes its caller wait. */
 const IN_FLIGHT_CHARS = 8 << 20;
@@ -119,19 +120,6 @@ export function writeAtomically(outDir: string, files: readonly string[], render
   });
 }
 
-type Op =
-  | { op: 'dir'; path: string }
-  | { op: 'file'; path: string; data: string | Uint8Array; twins?: boolean }
-  | { op: 'open'; path: string; twins?: boolean }
-  | { op: 'close'; path: string }
-  | { op: 'append'; path: string; data: string };
-
-interface Reply {
-  id: number;
-  bytes: number;
-  error?: { message: string; code?: string };
-}
-
 /** One writer thread: operations run in the order they were queued. */
 class Lane {
   readonly worker: Worker;
@@ -146,7 +134,7 @@ class Lane {
   constructor(onReply: (lane: Lane, reply: Reply) => void, onCrash: (error: Error) => void) {
     // A small young generation: the thread turns the bundle's text into Buffers for its
     // compressors, and collecting them sooner kept peak memory ~30 MB lower at 1,000 documents.
-    this.worker = new Worker(WRITE_WORKER_SOURCE, { eval: true, workerData: { twins: TWIN_SETTINGS }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    this.worker = startWorker(import.meta.url, 'catalog-write-worker', './write-worker.ts', { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     this.worker.on('message', (reply: Reply) => onReply(this, reply));
     this.worker.on('error', onCrash);
   }
@@ -239,7 +227,7 @@ class Writer implements WriteSink {
    * and a stream per call), and the twins then never travel back to this thread.
    */
   async fileWithTwins(rel: string, data: string | Uint8Array): Promise<void> {
-    for (const twin of [rel, `${rel}${TWIN_SETTINGS.br.suffix}`, `${rel}${TWIN_SETTINGS.gzip.suffix}`]) this.#claim(twin);
+    for (const twin of [rel, ...ENCODINGS.map((e) => `${rel}${e.suffix}`)]) this.#claim(twin);
     await this.#room();
     const lane = this.#laneOf(rel);
     this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data, twins: true }, data.length);
@@ -255,7 +243,7 @@ class Writer implements WriteSink {
   }
 
   #stream(rel: string, twins: boolean): FileStream {
-    if (twins) for (const twin of [`${rel}${TWIN_SETTINGS.br.suffix}`, `${rel}${TWIN_SETTINGS.gzip.suffix}`]) this.#claim(twin);
+    if (twins) for (const twin of ENCODINGS.map((e) => `${rel}${e.suffix}`)) this.#claim(twin);
     this.#claim(rel);
     const lane = this.#laneOf(rel);
     const file = path.join(this.#root, rel);

@@ -3,7 +3,9 @@
  * the request handler of catalog/server.ts in the node:http server the simulator uses too
  * (hardening.ts: oversized heads, slow clients, connection cap).
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { createHardenedServer, type Refusal, type ServerLimits } from '../../simulator/http/hardening.ts';
 import { createCatalogHandler } from '../catalog/server.ts';
 
@@ -40,4 +42,18 @@ export async function startCatalogServer(options: {
     url: `http://${shownHost}:${port}`,
     close: (graceMs = 0) => hardened.close(graceMs),
   };
+}
+
+/**
+ * The start-up line saying where the built `url` fields point (index.json's site_url), which is
+ * the website, not this server, and how to change it; null when nothing is built yet.
+ */
+export function siteUrlLine(dir: string, howToChange: string): string | null {
+  try {
+    const index = JSON.parse(readFileSync(path.join(dir, 'api', 'v1', 'index.json'), 'utf8')) as { site_url?: unknown };
+    if (typeof index.site_url !== 'string') return null;
+    return `The url fields point at ${index.site_url} (${howToChange}).`;
+  } catch {
+    return null;
+  }
 }

@@ -1,11 +1,21 @@
 /**
- * The project's root folder (where package.json is), found from this module's own address. The
- * entry points run either from their TypeScript sources or compiled into one file elsewhere
- * (scripts/run.mjs), so no fixed number of `..` steps would be right in both.
+ * The project's root folder (where package.json is). Not found from the compiled bundle's own
+ * address: the bundles live under node_modules/.cache/, and a node_modules that is a link to
+ * another checkout's (hoisted dependencies in a workspace) would make every command build and
+ * serve that other checkout. In order:
+ *
+ * 1. the launcher's word: scripts/run.mjs, which every npm command goes through, sets
+ *    TEAM_CHAT_PROJECT_ROOT to the folder above its own real path (a checkout's scripts/ is
+ *    never linked);
+ * 2. this module's own address, when it is a source file of the project (vitest, tsx);
+ * 3. the nearest package.json above the working directory (npm runs scripts from the package's
+ *    folder).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+export const ROOT_VARIABLE = 'TEAM_CHAT_PROJECT_ROOT';
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
@@ -14,4 +24,11 @@ function findRoot(from: string): string {
   }
 }
 
-export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+export function projectRoot(env: NodeJS.ProcessEnv = process.env, moduleFile = fileURLToPath(import.meta.url), cwd = process.cwd()): string {
+  const given = env[ROOT_VARIABLE];
+  if (given) return path.resolve(given);
+  if (!moduleFile.split(path.sep).includes('node_modules')) return findRoot(path.dirname(moduleFile));
+  return findRoot(cwd);
+}
+
+export const PROJECT_ROOT = projectRoot();

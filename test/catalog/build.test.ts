@@ -251,7 +251,24 @@ describe('problems an editor can act on', () => {
     await edit(content, 'sectors/servicios-profesionales.md', /^title: "(.*)"$/m, 'title: "$1: [x');
     const { result, text } = await build(content);
     expect(result.ok ? [] : result.issues.map((i) => `${i.file} ${i.code}`)).toEqual(['content/sectors/servicios-profesionales.md yaml_error']);
-    expect(text).toContain('content/sectors/servicios-profesionales.md:5:');
+    // The quote left open on line 3 (title), not line 5 where YAML gave up.
+    expect(text).toContain('content/sectors/servicios-profesionales.md:3:8: (front matter): has invalid YAML front matter: a quoted value opens on line 3');
+  });
+
+  it('a changed slug comes first, with the references it breaks folded under it', async () => {
+    const content = await copyContent(CONTENT);
+    await edit(content, 'services/meta-ads.md', /^slug: .*$/m, 'slug: meta-adz');
+    const { result, text } = await build(content);
+    const issues = result.ok ? [] : result.issues;
+    expect(issues[0]).toMatchObject({ file: 'content/services/meta-ads.md', code: 'slug_mismatch' });
+    const rest = issues.slice(1);
+    expect(rest.length).toBeGreaterThan(5);
+    for (const i of rest) expect(i).toMatchObject({ code: 'dangling_reference', causedBy: 'content/services/meta-ads.md' });
+    const lines = text.split('\n');
+    expect(lines[1]).toMatch(/^ {2}content\/services\/meta-ads\.md:\d+:\d+: slug: is "meta-adz" but the file name says "meta-ads"/);
+    expect(lines[2]).toBe(`    which breaks ${rest.length} references to "meta-ads", the name its file gives it:`);
+    for (const line of lines.slice(3)) expect(line).toMatch(/^ {6}content\/.*\[dangling_reference\]$/);
+    expect(lines).toHaveLength(3 + rest.length);
   });
 
   it('a page whose YAML is broken keeps its address when its path line is intact, or else the links to it say why they may dangle', async () => {

@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import { contentKeys, fuzzCases, mutate, runCase } from '../../scripts/catalog/front-matter-fuzz.ts';
+import { rawRequest, targetCases, targetViolations } from '../../scripts/catalog/target-fuzz.ts';
+import { startCatalogServer } from '../../scripts/cli/catalog-server.ts';
 import { cleanupTemp, copyContent, tempDir } from './helpers.ts';
 
 let content: string;
@@ -38,4 +40,35 @@ it('random front matter: valid output or located problems, never a crash, never 
     }),
     { numRuns: 40, seed: 20261125 },
   );
+});
+
+it('random request targets to the server: never a 5xx, JSON errors under /api/ (seeded sample)', async () => {
+  // Its own built copy: the front-matter cases above rewrite dist/ as they run.
+  const served = path.join(await tempDir(), 'dist');
+  const built = await buildCatalog({ contentDir: await copyContent(), outDir: served, sourceDateEpoch: '' });
+  if (!built.ok) throw new Error('the fixture does not build');
+  const server = await startCatalogServer({ dir: served, port: 0 });
+  try {
+    const port = Number(new URL(server.url).port);
+    const known = [
+      { method: 'GET' as const, target: '/api/v1/index.json/extra' },
+      { method: 'GET' as const, target: '/api/v1/services/meta-ads.json/' },
+      { method: 'GET' as const, target: `/api/v1/${'x'.repeat(12_000)}` },
+    ];
+    for (const c of known) expect(targetViolations(c, await rawRequest(port, c))).toEqual([]);
+    await fc.assert(
+      fc.asyncProperty(targetCases(), async (c) => {
+        expect(targetViolations(c, await rawRequest(port, c))).toEqual([]);
+      }),
+      { numRuns: 150, seed: 20261202 },
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+it('the target property catches a 5xx and a non-JSON error under /api/', () => {
+  const c = { method: 'GET' as const, target: '/api/v1/x' };
+  expect(targetViolations(c, { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal server error\n' })).toHaveLength(2);
+  expect(targetViolations(c, { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":404}' })).toEqual([]);
 });

@@ -19,7 +19,7 @@ const reports: string[] = [];
 
 async function fullBuildTree(): Promise<Map<string, Buffer>> {
   const out = path.join(await tempDir(), 'dist');
-  const result = await buildCatalog({ contentDir: content, outDir: out, sourceDateEpoch: '' });
+  const result = await buildCatalog({ contentDir: content, outDir: out, sourceDateEpoch: '', precompress: true });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   return readTree(out);
 }
@@ -39,7 +39,8 @@ const mtimes = async (): Promise<Map<string, number>> => {
 beforeAll(async () => {
   content = await copyContent();
   dist = path.join(await tempDir(), 'dist');
-  builder = createIncrementalBuild({ contentDir: content, outDir: dist, sourceDateEpoch: '', report: (t) => reports.push(t) });
+  // With twins, the harder case: every rewrite must rewrite them too (the default is tested below).
+  builder = createIncrementalBuild({ contentDir: content, outDir: dist, sourceDateEpoch: '', precompress: true, report: (t) => reports.push(t) });
   const first = await builder.run(null);
   expect(first.ok).toBe(true);
 });
@@ -147,5 +148,22 @@ describe('after each change, the same bytes as a full build', () => {
     const result = await builder.run(['services/meta-ads.md']);
     expect(result).toMatchObject({ ok: true, changed: 0 });
     expect(await mtimes()).toEqual(before);
+  });
+});
+
+describe('without precompress (the default)', () => {
+  it('a changed body rewrites the same files, without twins, and matches a full build', async () => {
+    const ownContent = await copyContent();
+    const ownDist = path.join(await tempDir(), 'dist');
+    const plain = createIncrementalBuild({ contentDir: ownContent, outDir: ownDist, sourceDateEpoch: '' });
+    expect((await plain.run(null)).ok).toBe(true);
+    await edit(ownContent, 'insights/medir-antes.md', /\n## /, '\nOtra frase.\n\n## ');
+    expect((await plain.run(['insights/medir-antes.md'])).ok).toBe(true);
+    const full = path.join(await tempDir(), 'dist');
+    expect((await buildCatalog({ contentDir: ownContent, outDir: full, sourceDateEpoch: '' })).ok).toBe(true);
+    const [mine, theirs] = [await readTree(ownDist), await readTree(full)];
+    expect([...mine.keys()].filter((rel) => /\.(br|gz)$/.test(rel))).toEqual([]);
+    expect([...mine.keys()]).toEqual([...theirs.keys()]);
+    for (const [rel, bytes] of theirs) expect(mine.get(rel)?.equals(bytes), rel).toBe(true);
   });
 });

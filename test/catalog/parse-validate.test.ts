@@ -54,6 +54,23 @@ describe('parse', () => {
   });
 
   it.each([
+    ['a double quote left open', '---\nslug: x\ntitle: "Valencia\nsummary: "Una ciudad"\nname: y\n---\n', 3, 8, 5],
+    ['a single quote left open', "---\nslug: x\ntitle: 'Valencia\nsummary: 'Una ciudad'\nname: y\n---\n", 3, 8, 5],
+    ['a quote left open in a list', '---\nslug: x\ntags:\n  - "uno\n  - "dos"\nname: y\n---\n', 4, 5, 5],
+  ])('%s is reported where it opens, with the line where YAML gave up', (_name, text, line, column, gaveUp) => {
+    const { issues } = parseSource(src('areas/x.md', text));
+    expect(issues).toEqual([expect.objectContaining({ code: 'yaml_error', line, column })]);
+    expect(issues[0]?.message).toMatch(new RegExp(`^has invalid YAML front matter: a quoted value opens on line ${line} and does not close on that line, so YAML read on and failed at line ${gaveUp}, column \\d+: `));
+  });
+
+  it('a YAML error after quotes that all close on their line is reported where YAML found it', () => {
+    const { issues } = parseSource(src('areas/x.md', '---\nslug: "x"\ntitle: \'it\'\'s "here"\'\nname: "a \\" b"\nlist: [1\nother: y\n---\n'));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]?.message).not.toMatch(/a quoted value opens/);
+    expect(issues[0]?.line).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each([
     ['an empty file', '', 'empty_file', 'the file is empty'],
     ['a file of blank lines', '\n  \n\n', 'empty_file', 'the file is empty'],
     ['a file without front matter', '# Título\n\nTexto.\n', 'missing_front_matter', /^has no front matter: the file must start with a line "---"/],

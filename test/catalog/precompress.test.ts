@@ -1,7 +1,8 @@
 /**
- * The precompressed twins on disk: every JSON, Markdown and text file has a `.br` and a `.gz`
- * that decode to exactly its bytes, nothing else has one, no catalog file points at them, and
- * rewriting the twins of one file gives the bytes a full build gives.
+ * The precompressed twins on disk (`--precompress`): every JSON, Markdown and text file has a
+ * `.br` and a `.gz` that decode to exactly its bytes, nothing else has one, no catalog file points
+ * at them, and rewriting the twins of one file gives the bytes a full build gives. Without the
+ * option the build writes none.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ let tree: Map<string, Buffer>;
 
 beforeAll(async () => {
   dist = path.join(await tempDir(), 'dist');
-  const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '' });
+  const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '', precompress: true });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   tree = await readTree(dist);
 });
@@ -26,6 +27,23 @@ afterAll(cleanupTemp);
 const originals = (): string[] => [...tree.keys()].filter((rel) => !/\.(br|gz)$/.test(rel));
 
 describe('precompressed twins', () => {
+  it('are written only with precompress: the default build has the same files, no twin among them', async () => {
+    const plain = path.join(await tempDir(), 'dist');
+    expect((await buildCatalog({ contentDir: FIXTURE, outDir: plain, sourceDateEpoch: '' })).ok).toBe(true);
+    const files = await readTree(plain);
+    expect([...files.keys()].filter((rel) => /\.(br|gz)$/.test(rel))).toEqual([]);
+    expect([...files.keys()].sort()).toEqual(originals().sort());
+    for (const [rel, bytes] of files) expect(bytes.equals(tree.get(rel) as Buffer), rel).toBe(true);
+  });
+
+  it('are byte-identical between two builds', async () => {
+    const again = path.join(await tempDir(), 'dist');
+    expect((await buildCatalog({ contentDir: FIXTURE, outDir: again, sourceDateEpoch: '', precompress: true })).ok).toBe(true);
+    const other = await readTree(again);
+    expect([...other.keys()]).toEqual([...tree.keys()]);
+    for (const [rel, bytes] of tree) expect(other.get(rel)?.equals(bytes), rel).toBe(true);
+  });
+
   it('every JSON, Markdown and text file has a .br and a .gz twin holding exactly its bytes', () => {
     const compressible = originals().filter((rel) => /\.(json|md|txt|xml)$/.test(rel));
     expect(compressible).toEqual(expect.arrayContaining(['api/v1/bundle.json', 'llms-full.txt', 'sitemap.xml', 'servicios/meta-ads.md']));

@@ -54,7 +54,7 @@ beforeAll(async () => {
   const work = await tempDir();
   dist = path.join(work, 'dist');
   outside = path.join(work, 'outside');
-  const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '' });
+  const result = await buildCatalog({ contentDir: FIXTURE, outDir: dist, sourceDateEpoch: '', precompress: true });
   if (!result.ok) throw new Error(JSON.stringify(result.issues));
   detail = await readFile(path.join(dist, DETAIL));
   await mkdir(outside);
@@ -132,12 +132,66 @@ describe('precompressed twins, negotiated', () => {
     expect((await get('/llms.txt.gz')).status).toBe(404);
   });
 
-  it('never sends a twin that does not decode to the current file', async () => {
+  it('never sends a twin that does not decode to the current file: it compresses the file instead', async () => {
     const file = path.join(dist, 'api/v1/insights/medir-antes.json');
+    const good = await readFile(`${file}.br`);
     await writeFile(`${file}.br`, await readFile(path.join(dist, `${DETAIL}.br`)));
     const res = await get('/api/v1/insights/medir-antes.json', { 'Accept-Encoding': 'br, gzip' });
-    expect(res.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(res.body).equals(await readFile(file))).toBe(true);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(res.body).equals(await readFile(file))).toBe(true);
+    expect(res.body.equals(good)).toBe(true);
+  });
+});
+
+describe('a build without twins (the default): compressed on the fly, as with them', () => {
+  let plain: CatalogServer;
+  beforeAll(async () => {
+    const out = path.join(await tempDir(), 'dist');
+    const result = await buildCatalog({ contentDir: FIXTURE, outDir: out, sourceDateEpoch: '' });
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    plain = await startCatalogServer({ dir: out, port: 0 });
+  });
+  afterAll(() => plain?.close());
+
+  const both = async (p: string, headers: Record<string, string>, method = 'GET'): Promise<[Answer, Answer]> => {
+    const fromPlain = await new Promise<Answer>((resolve, reject) => {
+      const req = http.request(`${plain.url}${p}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    return [fromPlain, await get(p, headers, method)];
+  };
+  const same = ['content-type', 'content-encoding', 'vary', 'etag', 'content-length', 'content-range', 'cache-control', 'access-control-allow-origin'] as const;
+
+  it.each([
+    [DETAIL, { 'Accept-Encoding': 'br' }],
+    [DETAIL, { 'Accept-Encoding': 'gzip' }],
+    [DETAIL, { 'Accept-Encoding': 'gzip;q=1, br;q=0.5' }],
+    [DETAIL, {}],
+    [DETAIL, { 'Accept-Encoding': 'br', Range: 'bytes=2-9' }],
+    ['/servicios/meta-ads.md', { 'Accept-Encoding': 'br' }],
+    ['/llms-full.txt', { 'Accept-Encoding': 'gzip' }],
+    ['/api/v1/bundle.json', { 'Accept-Encoding': 'br, gzip' }],
+    ['/sitemap.xml', { 'Accept-Encoding': 'gzip' }],
+    ['/_headers', { 'Accept-Encoding': 'gzip' }],
+  ] as [string, Record<string, string>][])('%s %j: the same status, headers and bytes as from the twins', async (p, headers) => {
+    const [a, b] = await both(p, headers);
+    expect(a.status).toBe(b.status);
+    for (const name of same) expect(a.headers[name], name).toBe(b.headers[name]);
+    expect(a.body.equals(b.body)).toBe(true);
+  });
+
+  it('answers 304 to the ETag of the encoding it made, and HEAD with its length', async () => {
+    const [br] = await both(DETAIL, { 'Accept-Encoding': 'br' });
+    const [again] = await both(DETAIL, { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
+    expect(again.status).toBe(304);
+    const [head] = await both(DETAIL, { 'Accept-Encoding': 'br' }, 'HEAD');
+    expect(head.headers['content-length']).toBe(br.headers['content-length']);
+    expect(head.body.length).toBe(0);
   });
 });
 
@@ -223,6 +277,38 @@ describe('odd request targets', () => {
     const body = JSON.parse(res.text.slice(res.text.indexOf('\r\n\r\n') + 4));
     expect(body).toEqual({ error: 'bad_request', message: 'The request target is not a valid path', status: 400 });
     expect(schemaRegistry().validator('error-400')(body)).toBe(true);
+  });
+
+  it.each([
+    ['/api/v1/index.json/extra'],
+    ['/api/v1/services/meta-ads.json/'],
+    ['/api/v1/services/meta-ads.json/x.json'],
+    ['/api/v1/'],
+    [`/api/v1/${'x'.repeat(4000)}`],
+    [`/api/v1/${'a/'.repeat(2000)}b.json`],
+  ])('%s → the JSON 404, never a 5xx', async (p) => {
+    const res = await get(p);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(res.body.toString('utf8'));
+    expect(body).toEqual({ error: 'not_found', message: `No resource at ${p}`, status: 404 });
+    expect(schemaRegistry().validator('error-404')(body)).toBe(true);
+  });
+
+  it('a target over 8 KB → 414 with a JSON body under /api/, text elsewhere', async () => {
+    const api = await get(`/api/v1/${'x'.repeat(15_000)}`);
+    expect(api.status).toBe(414);
+    expect(JSON.parse(api.body.toString('utf8'))).toEqual({ error: 'uri_too_long', message: 'The request target is longer than 8192 characters', status: 414 });
+    const other = await get(`/${'y'.repeat(9000)}`);
+    expect(other.status).toBe(414);
+    expect(other.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('GET / leads to the API index', async () => {
+    const res = await get('/');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/api/v1/index.json');
+    expect((await get(String(res.headers.location))).status).toBe(200);
   });
 
   it('an absolute-form target is served by its path', async () => {

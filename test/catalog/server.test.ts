@@ -176,7 +176,7 @@ describe('HTTP behaviour', () => {
 });
 
 describe('npm run serve', () => {
-  it('serves a built folder on the given port and prints its URL', async () => {
+  it('serves a built folder on the given port, prints its URL and where the url fields point, and leads / to the index', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/serve.ts'), '--port', '0', '--dir', dist], { cwd: ROOT });
     try {
       const url = await new Promise<string>((resolve, reject) => {
@@ -184,13 +184,16 @@ describe('npm run serve', () => {
         child.stdout.on('data', (chunk: Buffer) => {
           out += chunk.toString('utf8');
           const m = out.match(/at (http:\/\/127\.0\.0\.1:\d+)/);
-          if (m?.[1]) resolve(m[1]);
+          if (m?.[1] && out.includes('The url fields point at https://tramontanaconsultores.es/ (rebuild with SITE_URL=')) resolve(m[1]);
         });
         child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
       });
       const res = await fetch(`${url}/api/v1/status.json`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: 'ok', api_version: '1.0.0' });
+      const root = await fetch(`${url}/`);
+      expect(root.url).toBe(`${url}/api/v1/index.json`);
+      expect(await root.json()).toMatchObject({ api_version: '1.0.0' });
     } finally {
       child.kill('SIGTERM');
     }

@@ -1,21 +1,26 @@
 /**
- * The built files, held in memory for the server, each with its precompressed twins and its
- * response headers worked out once. A request costs one `stat` of its file: when the file's
- * identity (inode, size, times) changed, because a rebuild swapped dist/ or rewrote the file, the
- * entry is read again. Nothing else is cached across a change.
+ * The built files, held in memory for the server, each with its response headers worked out
+ * once. A request costs one `stat` of its file: when the file's identity (inode, size, times)
+ * changed, because a rebuild swapped dist/ or rewrote the file, the entry is read again. Nothing
+ * else is cached across a change.
+ *
+ * Compressed answers come from the precompressed twins when the build wrote them
+ * (`--precompress`), and otherwise are made here, the first time a coding is asked for, with the
+ * build's own settings (precompress.ts), and kept with the file until it changes: the same bytes
+ * and ETags either way. A twin is served only once it is verified to decode to exactly the bytes
+ * of its file, so a twin left stale by an interrupted rewrite is never sent (the file is
+ * compressed here instead, and the twin looked at again a second later).
  *
  * Containment is checked on the real path, after symbolic links are resolved: a link inside
  * dist/ that leads outside it is not served, one that stays inside is served like the file it
- * names (with the same rules: never `_headers`, never a dot-file). A twin is served only once it
- * is verified to decode to exactly the bytes of its file, so a twin left stale by an interrupted
- * rewrite can never be sent.
+ * names (with the same rules: never `_headers`, never a dot-file).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { JSON_TYPE, TEXT_TYPES } from '../headers.ts';
-import { ENCODINGS, isCompressible, twinEncoding, type Encoding } from '../precompress.ts';
+import { ENCODINGS, compressSync, isCompressible, twinEncoding, type Encoding } from '../precompress.ts';
 
 export type Coding = Encoding['token'];
 
@@ -28,15 +33,16 @@ export interface Representation {
 
 export interface StoredFile {
   identity: Representation;
-  encoded: ReadonlyMap<Coding, Representation>;
-  /** The codings present, in order of preference, for negotiation. */
+  /** The file in one of its `codings`: its twin, or compressed the first time it is asked for. */
+  encoded(coding: Coding): Representation;
+  /** The codings it can be sent in, in order of preference, for negotiation. */
   codings: readonly Coding[];
 }
 
 interface Entry {
   key: string;
   file: StoredFile;
-  /** A twin was missing or stale when read: look again, at most once a second. */
+  /** Some twins exist but one was missing or stale when read: look again, at most once a second. */
   retryTwinsAt: number | null;
   bytes: number;
 }
@@ -98,21 +104,23 @@ export function createFileStore(dir: string, headersFor: (pathname: string) => R
     return { body, etag, headers };
   }
 
+  /** The twins on disk that decode to `body`; `complete` is false when some exist but not all are good. */
   function readTwins(pathname: string, file: string, body: Buffer): { encoded: Map<Coding, Representation>; complete: boolean } {
     const encoded = new Map<Coding, Representation>();
-    let complete = true;
+    let seen = 0;
     for (const e of ENCODINGS) {
       try {
         const twinPath = contained(`${file}${e.suffix}`);
-        if (!twinPath) throw new Error('missing or outside');
+        if (!twinPath) continue;
+        seen++;
         const bytes = readFileSync(twinPath);
-        if (!DECODE[e.token](bytes).equals(body)) throw new Error('stale');
+        if (!DECODE[e.token](bytes).equals(body)) continue;
         encoded.set(e.token, representation(pathname, bytes, e.token, true));
       } catch {
-        complete = false;
+        // Unreadable or not compressed data: as if stale.
       }
     }
-    return { encoded, complete };
+    return { encoded, complete: seen === 0 || encoded.size === ENCODINGS.length };
   }
 
   function load(pathname: string, file: string, key: string): Entry | null {
@@ -121,14 +129,28 @@ export function createFileStore(dir: string, headersFor: (pathname: string) => R
     const body = readFileSync(real);
     const compressible = isCompressible(pathname);
     const twins = compressible ? readTwins(pathname, real, body) : { encoded: new Map<Coding, Representation>(), complete: true };
-    const codings = ENCODINGS.map((e) => e.token).filter((c) => twins.encoded.has(c));
-    const bytes = body.length + [...twins.encoded.values()].reduce((n, r) => n + r.body.length, 0);
-    return {
+    const { encoded } = twins;
+    const entry: Entry = {
       key,
-      file: { identity: representation(pathname, body, null, compressible), encoded: twins.encoded, codings },
+      file: {
+        identity: representation(pathname, body, null, compressible),
+        codings: compressible ? ENCODINGS.map((e) => e.token) : [],
+        encoded(coding) {
+          let rep = encoded.get(coding);
+          if (!rep) {
+            const e = ENCODINGS.find((x) => x.token === coding) as Encoding;
+            rep = representation(pathname, compressSync(body, e), coding, true);
+            encoded.set(coding, rep);
+            entry.bytes += rep.body.length;
+            cached += rep.body.length;
+          }
+          return rep;
+        },
+      },
       retryTwinsAt: twins.complete ? null : Date.now() + TWIN_RETRY_MS,
-      bytes,
+      bytes: body.length + [...encoded.values()].reduce((n, r) => n + r.body.length, 0),
     };
+    return entry;
   }
 
   function remember(file: string, entry: Entry): void {
@@ -149,10 +171,17 @@ export function createFileStore(dir: string, headersFor: (pathname: string) => R
   return {
     lookup(pathname) {
       const rel = pathname.replace(/^\/+/, '');
-      if (!servable(rel)) return null;
+      // A file asked for as a folder (`meta-ads.json/`) is no file, as nginx and Caddy answer.
+      if (rel.endsWith('/') || !servable(rel)) return null;
       const file = path.resolve(root, rel);
       if (!file.startsWith(root + path.sep)) return null;
-      const st = statSync(file, { throwIfNoEntry: false });
+      let st: Stats | undefined;
+      try {
+        st = statSync(file, { throwIfNoEntry: false });
+      } catch {
+        // ENOTDIR (a path through a file), ENAMETOOLONG, ELOOP…: nothing is there to serve.
+        return null;
+      }
       if (!st?.isFile()) return null;
       const key = identityOf(st);
       const hit = entries.get(file);
