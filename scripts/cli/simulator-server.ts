@@ -1,8 +1,9 @@
 /**
  * The chat simulator on a port (used by `npm run simulator` and `npm start`), printing every
- * fixture user's email, role and API key.
+ * fixture user's email, role and API key, and how to address each one (simulator-users.ts).
  */
 import type { HttpOptions } from '../../simulator/http/node.ts';
+import { userTables } from './simulator-users.ts';
 import { createSimulator, DEFAULT_SEED, type Clock, type JournalLimits, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {
@@ -28,8 +29,6 @@ export interface SimulatorServerOptions {
   beforeListen?: (simulator: Simulator) => void;
 }
 
-const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
-
 export async function startSimulatorServer(options: SimulatorServerOptions = {}) {
   const simulator = createSimulator({
     ...(options.fixturePath ? { fixture: options.fixturePath } : {}),
@@ -49,13 +48,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     // The live page answers loopback clients only (unless remote control is allowed).
     const origin = new URL(server.url).origin;
     lines.push(`Live page (read-only, this machine only): ${origin}/`, '');
-    const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);
-    const width = Math.max(...users.map((u) => u.delivery_email.length), 5);
-    lines.push(`${'email'.padEnd(width)}  ${'role'.padEnd(13)}  api key`);
-    for (const u of users) {
-      const role = u.is_bot ? `bot (${ROLE_NAMES[u.role]})` : ROLE_NAMES[u.role]!;
-      lines.push(`${u.delivery_email.padEnd(width)}  ${role.padEnd(13)}  ${u.api_key}`);
-    }
+    lines.push(...userTables(simulator.engine));
     lines.push('', 'Passwords (POST /fetch_api_key) are stated per user in the fixture; the dev realm uses <local part>-password.');
     if (!isLoopback(options.host ?? '127.0.0.1')) {
       // dev_fetch_api_key and the fixture's passwords hand out every account to whoever asks.
