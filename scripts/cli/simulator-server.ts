@@ -25,6 +25,8 @@ export interface SimulatorServerOptions {
   realmUrl?: string;
   /** What the request journal keeps (default: createSimulator's); false: nothing. */
   journal?: Partial<JournalLimits> | false;
+  /** Deliver outgoing webhooks (default true: serving over HTTP, as Zulip does). */
+  deliverWebhooks?: boolean;
   /** Called with the simulator before the port opens (the --state file is loaded there). */
   beforeListen?: (simulator: Simulator) => void;
 }
@@ -38,6 +40,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.realmUrl !== undefined ? { realmUrl: options.realmUrl } : {}),
     ...(options.journal !== undefined ? { journal: options.journal } : {}),
+    deliverWebhooks: options.deliverWebhooks ?? true,
   });
   options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
