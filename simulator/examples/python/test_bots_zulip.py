@@ -14,8 +14,11 @@ import time
 
 import pytest
 
-from bots import greet_senders
-from simulator_process import Simulator
+# Without the client there is nothing to run here (and no simulator is started).
+zulip = pytest.importorskip("zulip")
+
+from bots import greet_senders  # noqa: E402
+from simulator_process import Simulator  # noqa: E402
 
 BOT = "default-bot@zulip.com"
 HUMAN = "hamlet@zulip.com"
@@ -35,7 +38,6 @@ def fresh(simulator):
 
 
 def client_for(simulator, email):
-    zulip = pytest.importorskip("zulip")
     return zulip.Client(email=email, api_key=simulator.api_key(email), site=simulator.site)
 
 
