@@ -24,11 +24,20 @@
  * of the code also means one copy of its classes (`instanceof FixtureError` holds whichever way
  * the package was loaded).
  *
+ * The published package.json is the repository's without what only the repository needs
+ * (`publishedManifest`: no scripts, so nothing runs at install and no install-scripts warning; no
+ * devDependencies). npm packs the package.json on disk, so `prepack` swaps it for the published
+ * one (`--package --pack`), keeping the repository's in lib/.packing/, and `postpack` puts it back
+ * (`--restore`); a pack that died halfway is undone by the next build. `npm publish` would read
+ * the repository's manifest again after postpack, so the package is published from its tarball
+ * (`npm pack`, then `npm publish team-chat-simulator-<version>.tgz`), and `prepublishOnly` refuses
+ * a publish from the folder.
+ *
  * Bundling is scripts/run.mjs's compile(), the one place that knows how to build; this file only
  * says what goes into the package. Plain JavaScript, as run.mjs.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +66,16 @@ export function publishedSpecifiers(/** @type {string} */ declaration) {
   return declaration.replace(/(['"])(\.{1,2}\/[^'"]*?)\.ts\1/g, '$1$2.js$1');
 }
 
+/**
+ * A declaration that uses Node's types (Buffer, node:http) says so: TypeScript 6 and later load
+ * no @types package unless something names it (`types` defaults to []), and a consumer should
+ * not have to add `"types": ["node"]` for the package's sake.
+ */
+export function withNodeReference(/** @type {string} */ declaration) {
+  const usesNode = /\bBuffer\b|\bNodeJS\.|from ['"]node:/.test(declaration.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''));
+  return usesNode && !declaration.includes('/// <reference types="node"') ? `/// <reference types="node" />\n${declaration}` : declaration;
+}
+
 async function emitDeclarations() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
@@ -70,7 +89,7 @@ async function emitDeclarations() {
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
     const file = path.join(entry.parentPath, entry.name);
-    await writeFile(file, publishedSpecifiers(await readFile(file, 'utf8')));
+    await writeFile(file, withNodeReference(publishedSpecifiers(await readFile(file, 'utf8'))));
   }
 }
 
@@ -101,8 +120,43 @@ async function thirdPartyNotices(/** @type {string[]} */ inputs) {
   return [header, ...packages.map((p) => `\n==== ${p.name} ${p.version} (${p.license}) ====\n\n${p.text}\n`)].join('');
 }
 
+/** The manifest the package is published with: the repository's, without scripts and devDependencies. */
+export function publishedManifest(/** @type {Record<string, unknown>} */ manifest) {
+  const { scripts: _scripts, devDependencies: _devDependencies, ...published } = manifest;
+  return published;
+}
+
+/** Where the repository's own files wait while npm packs the published ones in their place. */
+const PACKING = path.join(PACKAGE.outdir, '.packing');
+
+/** Put back every file swapped for packing (after a pack, or one that died halfway). */
+export async function restoreSwapped() {
+  let names = [];
+  try {
+    names = await readdir(PACKING);
+  } catch {
+    return;
+  }
+  for (const name of names) await rename(path.join(PACKING, name), path.join(ROOT, name));
+  await rm(PACKING, { recursive: true, force: true });
+}
+
+/** Keep the repository's `name` (a top-level file) aside and write `text` in its place, until restoreSwapped(). */
+async function swapForPacking(/** @type {string} */ name, /** @type {string} */ text) {
+  await mkdir(PACKING, { recursive: true });
+  await rename(path.join(ROOT, name), path.join(PACKING, name));
+  await writeFile(path.join(ROOT, name), text);
+}
+
+/** Swap the published manifest in for `npm pack` (prepack). */
+export async function swapManifestForPacking() {
+  const manifest = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8'));
+  await swapForPacking('package.json', `${JSON.stringify(publishedManifest(manifest), null, 2)}\n`);
+}
+
 /** @param {(project: typeof PACKAGE, names: string[]) => Promise<Record<string, string[]>>} compile scripts/run.mjs's */
 export async function buildPackage(compile) {
+  await restoreSwapped();
   await rm(PACKAGE.outdir, { recursive: true, force: true });
   const inputs = await compile(PACKAGE, Object.keys(PACKAGE.entries));
   await Promise.all(Object.keys(PACKAGE.entries).map((name) => rm(path.join(PACKAGE.outdir, `${name}.inputs.json`))));

@@ -6,7 +6,9 @@
  *
  *   node scripts/run.mjs <entry> [args…]      run an entry (see ENTRIES), compiling it if stale
  *   node scripts/run.mjs --compile [entry…]   compile entries (all by default): `npm run prepare`
- *   node scripts/run.mjs --package            build the publishable package into lib/ (scripts/package.mjs)
+ *   node scripts/run.mjs --package [--pack]   build the publishable package into lib/ (scripts/package.mjs);
+ *                                             --pack: and swap the published package.json in (prepack)
+ *   node scripts/run.mjs --restore            put the repository's package.json back (postpack)
  *
  * Each entry is bundled by esbuild into one ES module, packages included: one file to read and
  * no module resolution at start-up (measured faster than bundling only the project's own code,
@@ -249,10 +251,12 @@ async function compileOrExit(/** @type {string[]} */ names) {
 
 async function main() {
   const [first = '--help', ...rest] = process.argv.slice(2);
-  if (first === '--package') {
-    const { buildPackage } = await import('./package.mjs');
+  if (first === '--package' || first === '--restore') {
+    const { buildPackage, restoreSwapped, swapManifestForPacking } = await import('./package.mjs');
     try {
+      if (first === '--restore') return await restoreSwapped();
       await buildPackage(compile);
+      if (rest.includes('--pack')) await swapManifestForPacking();
     } catch (error) {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);
@@ -267,7 +271,7 @@ async function main() {
   }
   if (!(first in ENTRIES)) {
     const help = first === '--help' || first === '-h';
-    (help ? console.log : console.error)(`Usage: node scripts/run.mjs <entry> [args…] | --compile [entry…] | --package\nEntries: ${Object.keys(ENTRIES).join(', ')}`);
+    (help ? console.log : console.error)(`Usage: node scripts/run.mjs <entry> [args…] | --compile [entry…] | --package [--pack] | --restore\nEntries: ${Object.keys(ENTRIES).join(', ')}`);
     if (!help) process.exit(2);
     return;
   }

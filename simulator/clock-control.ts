@@ -37,6 +37,8 @@ export interface ClockControlOptions {
    * and tick(). Default 1000.
    */
   tickMs?: number;
+  /** Called after every move of the clock, once what came due has run (webhook retries hang on it). */
+  afterStep?: () => void;
 }
 
 export interface ClockControl extends SimulatorClock {
@@ -58,8 +60,14 @@ export function createClockControl(getEngine: () => Engine, options: ClockContro
   let following = false;
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  const afterStep = options.afterStep;
+  const stepped = (report: ClockReport): ClockReport => {
+    afterStep?.();
+    return report;
+  };
+
   function tick(): ClockReport {
-    return catchUp(getEngine());
+    return stepped(catchUp(getEngine()));
   }
 
   function startTimer(): void {
@@ -86,9 +94,9 @@ export function createClockControl(getEngine: () => Engine, options: ClockContro
 
   return {
     now: () => clockNow(getEngine()),
-    advance: (seconds) => advanceClockBy(getEngine(), seconds),
+    advance: (seconds) => stepped(advanceClockBy(getEngine(), seconds)),
     set(time) {
-      return advanceClock(getEngine(), time);
+      return stepped(advanceClock(getEngine(), time));
     },
     tick,
     get followingRealTime() {

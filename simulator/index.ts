@@ -29,6 +29,8 @@ import { createRateLimitSwitch } from './control/rate-limit-switch.ts';
 import { clearOutbox, readOutbox } from './control/outbox.ts';
 import type { Controls } from './control/routes.ts';
 import { engineFromSnapshot, takeSnapshot } from './control/snapshot.ts';
+import { createWebhookDelivery, type WebhookDeliverer, type WebhookDeliveryOptions } from './delivery/webhook-delivery.ts';
+import type { WebhookFetch } from './delivery/webhook-post.ts';
 import { createLivePage } from './live/serve.ts';
 import { liveWatcher } from './live/watcher.ts';
 import type { Snapshot } from '../types/control/control.ts';
@@ -53,6 +55,8 @@ export type {
   PushServiceState,
   Snapshot,
 } from '../types/control/control.ts';
+export type { WebhookDeliveryOptions } from './delivery/webhook-delivery.ts';
+export type { WebhookFetch } from './delivery/webhook-post.ts';
 export { ZULIP_RATE_LIMITING_RULES, type RateLimitConfig, type RateLimitRule, type RateLimitRules } from './http/rate-limit.ts';
 
 /** Objects and arrays frozen all the way down. */
@@ -121,6 +125,13 @@ export interface SimulatorOptions {
    * restore(): it is where the server is, not part of its state.
    */
   realmUrl?: string;
+  /**
+   * Deliver outgoing webhooks as Zulip's worker does (simulator/delivery/): POST each message that
+   * triggers an outgoing-webhook bot to its URL, and post the answer as the bot's message. true,
+   * the fetch function to send them with, or options. Default: on from the first `listen()` (when
+   * serving over HTTP), off in-process until then; false: never (they are only recorded).
+   */
+  deliverWebhooks?: boolean | WebhookFetch | WebhookDeliveryOptions;
 }
 
 export interface ResetOptions {
@@ -194,7 +205,12 @@ export interface Simulator extends Controls {
   reset(options?: ResetOptions): void;
   /** The simulated clock: read it, advance it, set it later, follow real time (docs/control-api.md: Simulated time). */
   readonly clock: SimulatorClock;
-  /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). */
+  /**
+   * Outgoing-webhook delivery (SimulatorOptions.deliverWebhooks). `settled()` resolves once no
+   * delivery is under way and none is due (a retry waiting for the simulated clock is not).
+   */
+  readonly webhooks: { readonly enabled: boolean; settled(): Promise<void> };
+  /** Real HTTP; options: the body limit, timeouts, connection cap (see http/node.ts). Turns webhook delivery on unless told not to. */
   listen(port?: number, host?: string, options?: HttpOptions): Promise<Listening>;
   /** Use this realm URL from now on (see SimulatorOptions.realmUrl), e.g. the address listen() got. */
   setRealmUrl(url: string): void;
@@ -300,11 +316,14 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const fixture = typeof options.fixture === 'string' ? fromFile(options.fixture) : (options.fixture ?? DEFAULT_FIXTURE);
   const seed = options.seed ?? DEFAULT_SEED;
   let engine: Engine;
+  let delivery: WebhookDeliverer | null = null;
   const contract = installedContract();
   const observeEvents = contract && ((event: Readonly<Record<string, unknown>>) => contract.event(event));
   const clock = createClockControl(() => engine, {
     ...(options.realClock ? { realClock: options.realClock } : {}),
     ...(options.realTimeTickMs !== undefined ? { tickMs: options.realTimeTickMs } : {}),
+    // Webhook retries wait for the simulated clock.
+    afterStep: () => delivery?.runDue(),
   });
   const baseClock = (from: Fixture): Clock => options.clock ?? (options.realTime ? clock.realSource : defaultClock(from));
   let realmUrl = options.realmUrl === undefined ? undefined : checkRealmUrl(options.realmUrl);
@@ -319,6 +338,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const replaceEngine = (next: Engine): void => {
     const previous = engine;
     engine = next;
+    if (delivery) {
+      delivery.reset();
+      next.onOutgoingWebhook = delivery.observe;
+    }
     clock.rebind();
     closeAllQueues(previous);
   };
@@ -390,7 +413,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       journal?.clear();
     },
     outbox() {
-      return readOutbox(engine);
+      return readOutbox(engine, delivery ? delivery.outcomeOf : undefined);
     },
     clearOutbox() {
       clearOutbox(engine);
@@ -416,7 +439,14 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     liveWatcher(as) {
       return liveWatcher(engine, as);
     },
+    webhooks: {
+      get enabled() {
+        return delivery !== null;
+      },
+      settled: () => delivery?.settled() ?? Promise.resolve(),
+    },
     listen(port = 0, host = '127.0.0.1', httpOptions = {}) {
+      if (options.deliverWebhooks === undefined) deliverWebhooks({});
       return listenHttp(simulator.handle, port, host, httpOptions);
     },
     setRealmUrl(url) {
@@ -424,6 +454,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       withRealmUrl(engine);
     },
   };
+  function deliverWebhooks(deliveryOptions: WebhookDeliveryOptions): void {
+    if (delivery) return;
+    delivery = createWebhookDelivery({ getEngine: () => engine, handle: (req) => simulator.handle(req) }, deliveryOptions);
+    engine.onOutgoingWebhook = delivery.observe;
+  }
+  const setting = options.deliverWebhooks;
+  if (setting !== undefined && setting !== false) deliverWebhooks(setting === true ? {} : typeof setting === 'function' ? { fetch: setting } : setting);
   const access = { allowRemoteControl: options.allowRemoteControl === true };
   simulator.handle = createFrontDoor({
     api,

@@ -24,7 +24,7 @@ export interface SimulatorCommand {
 
 function usage({ invocation, seedSharedWith }: SimulatorCommand): string {
   const seedNote = seedSharedWith ? `, as ${seedSharedWith}` : '';
-  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [--journal N] [--journal-kib N] [limits]
+  return `Usage: ${invocation} [--port N] [--host H] [--seed S] [--fixture FILE] [--rate-limit] [--realm-url URL] [--state FILE] [--journal N] [--journal-kib N] [--no-webhooks] [limits]
 
 Serves Zulip's REST API at http://H:N/api/v1 from a fixture, printing every user's email, role
 and API key.
@@ -49,6 +49,8 @@ and API key.
   --journal-kib N KiB of their bodies it keeps, the newest first [${DEFAULT_JOURNAL_LIMITS.maxBodyBytes / 1024}]; older
                   entries say their body was dropped (a large budget costs every request
                   garbage-collector work)
+  --no-webhooks   record outgoing webhooks only; by default each is POSTed to its bot's URL
+                  and the answer posted as the bot's message, as Zulip's worker does
   -h, --help      this text
 
 Limits (defaults in brackets):
@@ -75,6 +77,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
     'state-interval': { type: 'string' },
     journal: { type: 'string' },
     'journal-kib': { type: 'string' },
+    'no-webhooks': { type: 'boolean', default: false },
     'max-body-mib': { type: 'string' },
     'max-multipart-mib': { type: 'string' },
     'header-timeout': { type: 'string' },
@@ -129,6 +132,7 @@ export async function runSimulatorCommand(command: SimulatorCommand): Promise<vo
       ...(values['rate-limit'] ? { rateLimit: true } : {}),
       ...(realmUrl !== undefined ? { realmUrl } : {}),
       ...(journal !== undefined ? { journal } : {}),
+      ...(values['no-webhooks'] ? { deliverWebhooks: false } : {}),
       // Before the port opens: no request sees the fixture's state when a file holds another.
       beforeListen: (simulator) => {
         if (stateFile === undefined) return;

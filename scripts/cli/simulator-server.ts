@@ -1,9 +1,10 @@
 /**
  * The chat simulator on a port (used by `npm run simulator` and `npm start`), printing every
- * fixture user's email, role and API key.
+ * fixture user's email, role and API key, and how to address each one (simulator-users.ts).
  */
 import { hostname } from 'node:os';
 import type { HttpOptions } from '../../simulator/http/node.ts';
+import { userTables } from './simulator-users.ts';
 import { createSimulator, DEFAULT_SEED, type Clock, type JournalLimits, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {
@@ -25,11 +26,11 @@ export interface SimulatorServerOptions {
   realmUrl?: string;
   /** What the request journal keeps (default: createSimulator's); false: nothing. */
   journal?: Partial<JournalLimits> | false;
+  /** Deliver outgoing webhooks (default true: serving over HTTP, as Zulip does). */
+  deliverWebhooks?: boolean;
   /** Called with the simulator before the port opens (the --state file is loaded there). */
   beforeListen?: (simulator: Simulator) => void;
 }
-
-const ROLE_NAMES: Record<number, string> = { 100: 'owner', 200: 'administrator', 300: 'moderator', 400: 'member', 600: 'guest' };
 
 export async function startSimulatorServer(options: SimulatorServerOptions = {}) {
   const simulator = createSimulator({
@@ -40,6 +41,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.realmUrl !== undefined ? { realmUrl: options.realmUrl } : {}),
     ...(options.journal !== undefined ? { journal: options.journal } : {}),
+    deliverWebhooks: options.deliverWebhooks ?? true,
   });
   options.beforeListen?.(simulator);
   const server = await simulator.listen(options.port ?? 9991, options.host ?? '127.0.0.1', options.http);
@@ -57,13 +59,7 @@ export async function startSimulatorServer(options: SimulatorServerOptions = {})
       lines.push(`  from other machines (--allow-remote-control): http://${hostname()}:${new URL(server.url).port}/`);
     }
     lines.push('');
-    const users = [...simulator.engine.state.users.values()].filter((u) => !u.is_system_bot && u.is_active);
-    const width = Math.max(...users.map((u) => u.delivery_email.length), 5);
-    lines.push(`${'email'.padEnd(width)}  ${'role'.padEnd(13)}  api key`);
-    for (const u of users) {
-      const role = u.is_bot ? `bot (${ROLE_NAMES[u.role]})` : ROLE_NAMES[u.role]!;
-      lines.push(`${u.delivery_email.padEnd(width)}  ${role.padEnd(13)}  ${u.api_key}`);
-    }
+    lines.push(...userTables(simulator.engine));
     lines.push('', 'Passwords (POST /fetch_api_key) are stated per user in the fixture; the dev realm uses <local part>-password.');
     if (!isLoopback(options.host ?? '127.0.0.1')) {
       // dev_fetch_api_key and the fixture's passwords hand out every account to whoever asks.

@@ -1,16 +1,20 @@
 /**
  * What the simulated server sent out of the organization, read from the engine's records: emails
  * (state.outbox), push notifications (state.pushOutbox), Notification Bot's messages (from the
- * message store) and the requests outgoing-webhook bots would get (state.outgoingWebhooks).
+ * message store) and the requests outgoing-webhook bots get (state.outgoingWebhooks), with how
+ * each was delivered when the simulator delivers them.
  */
-import type { NotificationBotMessage, Outbox, OutgoingWebhook } from '../../types/control/control.ts';
+import type { NotificationBotMessage, Outbox, OutgoingWebhook, WebhookDelivery } from '../../types/control/control.ts';
 import { notificationBot, type Engine } from '../engine/core.ts';
 import type { OutgoingWebhookRecord } from '../engine/state.ts';
 
-function webhookView(record: OutgoingWebhookRecord): OutgoingWebhook {
+/** A record's delivery outcome, where the simulator delivers webhooks (delivery/webhook-delivery.ts). */
+export type DeliveryOutcomes = (record: OutgoingWebhookRecord) => WebhookDelivery | undefined;
+
+function webhookView(record: OutgoingWebhookRecord, outcomeOf: DeliveryOutcomes | undefined): OutgoingWebhook {
   const payload: Record<string, unknown> =
     record.contentType === 'application/json' ? (JSON.parse(record.body) as Record<string, unknown>) : Object.fromEntries(new URLSearchParams(record.body));
-  return {
+  const view: OutgoingWebhook = {
     bot_id: record.botId,
     url: record.url,
     content_type: record.contentType as OutgoingWebhook['content_type'],
@@ -20,6 +24,9 @@ function webhookView(record: OutgoingWebhookRecord): OutgoingWebhook {
     message_id: record.messageId,
     timestamp: record.timestamp,
   };
+  const delivery = outcomeOf?.(record);
+  if (delivery) view.delivery = delivery;
+  return view;
 }
 
 function notificationBotMessages(engine: Engine): NotificationBotMessage[] {
@@ -37,13 +44,13 @@ function notificationBotMessages(engine: Engine): NotificationBotMessage[] {
   return out;
 }
 
-export function readOutbox(engine: Engine): Outbox {
+export function readOutbox(engine: Engine, outcomeOf?: DeliveryOutcomes): Outbox {
   const state = engine.state;
   return structuredClone({
     emails: state.outbox.map((e) => ({ to: e.to, template: e.template, context: e.context, timestamp: e.timestamp })),
     pushes: state.pushOutbox.map((p) => ({ user_id: p.userId, device_id: p.deviceId, token_kind: p.tokenKind, payload: p.payload, timestamp: p.timestamp })),
     notification_bot: notificationBotMessages(engine),
-    outgoing_webhooks: state.outgoingWebhooks.map(webhookView),
+    outgoing_webhooks: state.outgoingWebhooks.map((record) => webhookView(record, outcomeOf)),
   });
 }
 

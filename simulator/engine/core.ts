@@ -7,6 +7,7 @@
 import type { Deps } from './deps.ts';
 import type { EventQueues } from './event-queue.ts';
 import type { Outcome } from './events.ts';
+import type { OutgoingWebhookTrigger } from './outgoing-webhooks.ts';
 import { md5Hex } from './md5.ts';
 import { ROLE, EMAIL_VISIBILITY, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from './state.ts';
 
@@ -15,6 +16,11 @@ export interface Engine {
   deps: Deps;
   /** The users' event queues (event-queue.ts): where every committed event goes. */
   queues: EventQueues;
+  /**
+   * Told of every outgoing-webhook trigger as the message is sent (outgoing-webhooks.ts), by
+   * whoever delivers them (the simulator's webhook delivery); none: they are only recorded.
+   */
+  onOutgoingWebhook?: ((trigger: OutgoingWebhookTrigger) => void) | undefined;
 }
 
 /** Deliver an action's events to the event queues and hand back its value (the façade every route uses). */

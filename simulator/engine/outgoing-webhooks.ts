@@ -5,8 +5,9 @@
  * mentioning the bot in a channel (`mention`) or with the bot among a direct message's recipients
  * (`direct_message`). The body is what the bot's interface makes of it, byte for byte: Zulip's
  * format as JSON (as Python's json.dumps writes it) or the Slack-compatible form; Slack-compatible
- * bots get nothing for direct messages (Zulip answers those with a failure message instead, which
- * the simulator does not send).
+ * bots get nothing for direct messages (Zulip answers those with a failure message instead).
+ * Whoever delivers the requests (simulator/delivery/) hears of each trigger through
+ * `engine.onOutgoingWebhook`, the Slack direct messages included; the engine sends nothing.
  */
 import type { Engine } from './core.ts';
 import { formatMessage } from './messages/format.ts';
@@ -15,6 +16,16 @@ import type { BotService, OutgoingWebhookRecord, UserRecord } from './state.ts';
 
 const OUTGOING_WEBHOOK_BOT = 3;
 const SLACK_INTERFACE = 2;
+
+/** One message triggering one service of an outgoing-webhook bot, as the message is sent. */
+export interface OutgoingWebhookTrigger {
+  /** The request Zulip POSTs, as recorded; null when Zulip sends none (a Slack-compatible bot's direct message). */
+  record: OutgoingWebhookRecord | null;
+  bot: UserRecord;
+  service: BotService;
+  message: StoredMessage;
+  trigger: 'mention' | 'direct_message';
+}
 
 /** How many records `outgoingWebhooks` keeps; past it, the oldest half is dropped at once. */
 export const OUTGOING_WEBHOOK_LIMIT = 1000;
@@ -95,6 +106,7 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
   if (sender.is_bot) return;
   const candidates = message.streamId !== null ? [...mentioned] : [...(message.dmUserIds ?? [])];
   const records: OutgoingWebhookRecord[] = [];
+  const triggers: OutgoingWebhookTrigger[] = [];
   for (const id of candidates.sort((a, b) => a - b)) {
     const bot = engine.state.users.get(id);
     if (!bot || !bot.is_active || !bot.is_bot || bot.bot_type !== OUTGOING_WEBHOOK_BOT) continue;
@@ -102,11 +114,16 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
     if (trigger === null) continue;
     for (const service of bot.bot_services) {
       const request = requestBody(engine, bot, service, message, trigger);
-      if (request) records.push({ botId: bot.id, url: service.base_url, ...request, trigger, messageId: message.id, timestamp: message.timestamp });
+      const record = request && { botId: bot.id, url: service.base_url, ...request, trigger, messageId: message.id, timestamp: message.timestamp };
+      if (record) records.push(record);
+      triggers.push({ record, bot, service, message, trigger });
     }
   }
-  if (records.length === 0) return;
-  const log = engine.state.outgoingWebhooks;
-  log.push(...records);
-  if (log.length > OUTGOING_WEBHOOK_LIMIT) log.splice(0, log.length - OUTGOING_WEBHOOK_LIMIT / 2);
+  if (records.length > 0) {
+    const log = engine.state.outgoingWebhooks;
+    log.push(...records);
+    if (log.length > OUTGOING_WEBHOOK_LIMIT) log.splice(0, log.length - OUTGOING_WEBHOOK_LIMIT / 2);
+  }
+  const observer = engine.onOutgoingWebhook;
+  if (observer) for (const trigger of triggers) observer(trigger);
 }

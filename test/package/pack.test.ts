@@ -1,8 +1,9 @@
 /**
  * The published package as a bot developer gets it: `npm pack` (its prepack builds lib/ from
  * scratch), the tarball installed offline into an empty project, and from that project: the
- * command, `import` under node:test, `require` as jest does it, the type declarations, and the
- * package README's example test under vitest.
+ * command, `import` under node:test, `require` as jest does it, the type declarations (under
+ * TypeScript 5 and 7 with @types/node 20 and latest, installed from the registry beside it), and
+ * the package README's example test under vitest.
  *
  * Packing compiles every bundle and the declarations (about 10 s of CPU, minutes on a busy
  * machine), so this file runs only with PACK_TEST=1: `npm run test:package`, which .ci/run runs
@@ -30,8 +31,10 @@ interface PackedFile {
 }
 
 let packed: { filename: string; size: number; unpackedSize: number; files: PackedFile[] };
+let packDir: string;
 let project: string;
 let installed: string;
+let repositoryManifest: string;
 
 /** This process's environment without vitest's own variables, which would confuse a vitest started inside it. */
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && key !== 'PACK_TEST'));
@@ -60,6 +63,8 @@ function readmeExamples(readme: string): Map<string, string> {
 describe.runIf(process.env.PACK_TEST === '1')(`the packed ${NAME} package, installed elsewhere`, () => {
   beforeAll(async () => {
     const dir = await tempDir('pack-test-');
+    packDir = dir;
+    repositoryManifest = await readFile(path.join(ROOT, 'package.json'), 'utf8');
     // Lifecycle scripts print on stdout too; npm's JSON report is the last thing there.
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
     [packed] = JSON.parse(stdout.slice(stdout.search(/^\[/m)));
@@ -85,6 +90,12 @@ describe.runIf(process.env.PACK_TEST === '1')(`the packed ${NAME} package, insta
     // A runtime dependency would be fetched from the registry: bundle it instead (npm install -D).
     expect(manifest.dependencies ?? {}).toEqual({});
     expect(manifest.private).toBeUndefined();
+    // Nothing runs at install (no prepare, no install-scripts warning), and nothing only the repository needs.
+    expect(manifest.scripts).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
+    // The repository's own manifest is back as it was, and nothing of the swap is left.
+    expect(await readFile(path.join(ROOT, 'package.json'), 'utf8')).toBe(repositoryManifest);
+    await expect(readdir(path.join(ROOT, 'lib', '.packing'))).rejects.toThrow();
     expect(await readFile(path.join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     // The package's own README, within its budget; postpack put the repository's back.
     const readme = await readFile(path.join(installed, 'README.md'), 'utf8');
@@ -173,35 +184,42 @@ import('${NAME}').then((imported) => {
     expect(report.names).toEqual(expect.arrayContaining(['createSimulator', 'FixtureError', 'manualClock', 'DEFAULT_FIXTURE', 'routes']));
   }, STEP_TIMEOUT);
 
-  it('the declarations type-check a consumer, as an ES module and as CommonJS, without skipLibCheck', async () => {
-    const consumer = `import { createSimulator, manualClock, type SimResponse, type Simulator } from '${NAME}';
+  // What `npm i -D typescript @types/node` installs, and what a project on Node 20 pins: the
+  // declarations must stand on their own (TypeScript 6 and later load no @types unless named).
+  describe.each(['20', 'latest'])('with @types/node@%s', (nodeTypes) => {
+    let typed: string;
+    beforeAll(async () => {
+      typed = path.join(packDir, `types-node-${nodeTypes}`);
+      await mkdir(typed);
+      await writeFile(path.join(typed, 'package.json'), `${JSON.stringify({ name: 'typed-bot-project', private: true, type: 'module' })}\n`);
+      await run(
+        'npm',
+        ['install', path.join(packDir, packed.filename), 'ts5@npm:typescript@5', 'ts7@npm:typescript@7', `@types/node@${nodeTypes}`, '--prefer-offline', '--no-audit', '--no-fund'],
+        { cwd: typed, timeout: 600_000 },
+      );
+    }, 900_000);
 
-const sim: Simulator = createSimulator({ seed: 1, clock: manualClock(1_700_000_000) });
+    it.each(['ts5', 'ts7'])('the declarations type-check a consumer under %s, as an ES module and as CommonJS, without skipLibCheck or "types"', async (ts) => {
+      const version = JSON.parse(await readFile(path.join(typed, 'node_modules', ts, 'package.json'), 'utf8')).version as string;
+      expect(version.split('.')[0]).toBe(ts.slice(2));
+      const consumer = `import { createSimulator, manualClock, type SimResponse, type Simulator } from '${NAME}';
+
+const sim: Simulator = createSimulator({ seed: 1, clock: manualClock(1_700_000_000), deliverWebhooks: { timeoutSeconds: 5 } });
 export const reply: Promise<SimResponse> = sim.request({ method: 'GET', path: '/api/v1/users/me', as: 'hamlet@zulip.com' });
 export const name: string | undefined = sim.engine.state.users.get(10)?.full_name;
+export const delivered: Promise<void> = sim.webhooks.settled();
 // @ts-expect-error: a request needs its path (were the types \`any\`, this line would fail instead)
 void sim.request({ method: 'GET' });
 `;
-    await writeFile(path.join(project, 'consumer.ts'), consumer);
-    await writeFile(path.join(project, 'consumer.cts'), consumer);
-    const tsconfig = {
-      compilerOptions: {
-        module: 'node16',
-        target: 'ES2022',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        // @types/node from this repository: the project under test has nothing else installed.
-        typeRoots: [path.join(ROOT, 'node_modules/@types')],
-        types: ['node'],
-      },
-      files: ['consumer.ts', 'consumer.cts'],
-    };
-    await writeFile(path.join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const result = await outcome(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
-    expect(result.stdout).toBe('');
-    expect(result.code).toBe(0);
-  }, STEP_TIMEOUT);
+      await writeFile(path.join(typed, 'consumer.ts'), consumer);
+      await writeFile(path.join(typed, 'consumer.cts'), consumer);
+      const tsconfig = { compilerOptions: { module: 'node16', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false }, files: ['consumer.ts', 'consumer.cts'] };
+      await writeFile(path.join(typed, `tsconfig.${ts}.json`), JSON.stringify(tsconfig));
+      const result = await outcome(process.execPath, [path.join(typed, 'node_modules', ts, 'bin/tsc'), '-p', `tsconfig.${ts}.json`], typed);
+      expect(result.stdout).toBe('');
+      expect(result.code).toBe(0);
+    }, STEP_TIMEOUT);
+  });
 
   it("the package README's example test passes under vitest, against the installed package", async () => {
     const examples = readmeExamples(await readFile(path.join(installed, 'README.md'), 'utf8'));

@@ -95,6 +95,20 @@ describe('the start-up banner', () => {
     expect(local).not.toContain('WARNING');
     expect(await banner('0.0.0.0')).toContain('WARNING: listening on 0.0.0.0, not loopback');
   });
+
+  it("lists each user's id and API email, and the API email it prints is the one `to` accepts", async () => {
+    const text = await banner('127.0.0.1');
+    const row = /^\s*(\d+)\s+(\S+)\s+desdemona@zulip\.com\s+(\S+)$/m.exec(text);
+    expect(row?.slice(1)).toEqual(['9', 'user9@zulip.testserver', 'administrators']);
+    expect(text).toMatch(/^\s*16\s+default-bot@zulip\.com\s+default-bot@zulip\.com\s+everyone$/m);
+    expect(text).toContain('`to` refuses the login email ("Invalid email")');
+    const sim = createSimulator({ seed: 1 });
+    const send = (to: unknown[]) =>
+      sim.request({ method: 'POST', path: '/api/v1/messages', as: 'hamlet@zulip.com', body: { type: 'direct', to, content: 'hi' } });
+    expect((await send([row![2]])).status).toBe(200);
+    expect((await send([Number(row![1])])).status).toBe(200);
+    expect((await send(['desdemona@zulip.com'])).body).toMatchObject({ result: 'error', msg: "Invalid email 'desdemona@zulip.com'" });
+  });
 });
 
 describe('npm run simulator -- --help', () => {

@@ -349,6 +349,39 @@ export interface OutgoingWebhook {
   trigger: 'mention' | 'direct_message';
   message_id: number;
   timestamp: number;
+  delivery?: WebhookDelivery;
+}
+/**
+ * How the request was delivered to the bot's server, when the simulator delivers outgoing webhooks (over HTTP by default; in-process with `deliverWebhooks`). Absent when it does not, and for records restored from a snapshot.
+ *
+ * This interface was referenced by `Control`'s JSON-Schema
+ * via the `definition` "WebhookDelivery".
+ */
+export interface WebhookDelivery {
+  /**
+   * `delivered`: the bot answered 2xx with something Zulip could read (and its reply, if any, was posted); `failed`: it answered otherwise, or the retries were spent, as Zulip's worker judges it.
+   */
+  status: 'queued' | 'sending' | 'retrying' | 'delivered' | 'failed';
+  /**
+   * POSTs made so far: at most 4 (Zulip's MAX_REQUEST_RETRIES = 3 retries after a timeout or connection error).
+   */
+  attempts: number;
+  /**
+   * The status code of the latest answer; null while none came.
+   */
+  http_status: number | null;
+  /**
+   * Zulip's text for what went wrong last (`Third party responded with 500`, `A connection error occurred. Is my bot server down?`, `Invalid JSON in response`, …); null when nothing did.
+   */
+  error: string | null;
+  /**
+   * When the next attempt is due, in simulated Unix seconds (moving the clock runs it); null when none waits.
+   */
+  next_attempt_at: number | null;
+  /**
+   * The messages the bot posted for this request: its answer, or the failure notice and its owner's direct message.
+   */
+  message_ids: number[];
 }
 /**
  * What the server sent out of the organization: nothing leaves the process, everything is recorded here, oldest first.
