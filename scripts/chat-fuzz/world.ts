@@ -42,7 +42,7 @@ export const ACTORS = [
 ] as const;
 export type Actor = (typeof ACTORS)[number];
 
-/** The dev realm's users behind the actors that are someone (reference §7.2's accounts). */
+/** The dev realm's users behind the actors that are someone (the accounts of Zulip's zilencer/management/commands/populate_db.py). */
 const ACTOR_EMAILS: Partial<Record<Actor, string>> = {
   owner: 'desdemona@zulip.com',
   admin: 'iago@zulip.com',

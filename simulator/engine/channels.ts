@@ -1,5 +1,5 @@
 /**
- * Channels, read side (reference §4.2–4.4): the Channel and Subscription objects, GET /streams
+ * Channels, read side (zerver/views/streams.py, zerver/lib/streams.py): the Channel and Subscription objects, GET /streams
  * and lookup by name. Creation lives in channel-settings.ts, subscribing in subscriptions.ts.
  */
 import {
@@ -119,7 +119,7 @@ export function formatStream(engine: Engine, stream: StreamRecord, options: { in
   return out;
 }
 
-/** The Subscription object: Channel fields plus the user's settings (reference §4.4). */
+/** The Subscription object: Channel fields plus the user's settings (zerver/lib/subscription_info.py). */
 export function formatSubscription(
   engine: Engine,
   stream: StreamRecord,

@@ -159,7 +159,7 @@ export function gravatarUrl(user: UserRecord): string {
 }
 
 /**
- * avatar_url per reference §3.6: null only when the client computes gravatars itself
+ * avatar_url per zerver/lib/avatar.py: null only when the client computes gravatars itself
  * (client_gravatar) and may do so (visibility everyone, no uploaded avatar).
  */
 export function avatarUrl(

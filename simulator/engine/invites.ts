@@ -1,5 +1,5 @@
 /**
- * Reusable invitation links (reference part 2 §3; zerver/views/invite.py, actions/invites.py):
+ * Reusable invitation links (zerver/views/invite.py, actions/invites.py):
  * creating one with its role, channels and groups, listing the links a user controls, revoking
  * one, and the invites_changed events administrators (and the link's creator) receive. Expiry
  * follows the injected clock.

@@ -1,5 +1,5 @@
 /**
- * Scheduled messages (reference part 4 §15; zerver/views/scheduled_messages.py,
+ * Scheduled messages (zerver/views/scheduled_messages.py,
  * zerver/actions/scheduled_messages.py): checked as a send would be when scheduled and when
  * edited, kept for their sender, announced to the sender's own clients, and sent through the
  * ordinary send path when the simulated clock reaches their time (time.ts runs them). A delivery

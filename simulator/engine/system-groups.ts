@@ -1,5 +1,5 @@
 /**
- * The eight role groups every realm has (reference part 2 §2.5): created with the realm, each
+ * The eight role groups every realm has (zerver/lib/user_groups.py:create_system_user_groups_for_realm): created with the realm, each
  * holding the users of one role directly and the next stricter group as its one subgroup, so that
  * role:members reaches owners through fullmembers, moderators and administrators. Membership
  * follows the users' roles: set at load, then changed (with events) when a user is created or

@@ -1,5 +1,5 @@
 /**
- * The only writer of response bodies: Zulip's success and error envelopes (reference §1.1),
+ * The only writer of response bodies: Zulip's success and error envelopes (zerver/lib/response.py),
  * compact JSON with a trailing newline.
  */
 import type { ChatError } from '../engine/errors.ts';

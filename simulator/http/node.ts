@@ -122,7 +122,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     // now": the client hung up, or the server is shutting down.
     // (The idle timeout needs no change for it: a request waiting for its answer is exempt.)
     const signal = traits.longPoll ? answerNowSignal(req.socket) : undefined;
-    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 section 6.3): nothing
     // to read, and it is answered at once.
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) {

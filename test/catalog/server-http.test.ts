@@ -141,7 +141,7 @@ describe('precompressed twins, negotiated', () => {
   });
 });
 
-describe('byte ranges (RFC 9110 §14)', () => {
+describe('byte ranges (RFC 9110 section 14)', () => {
   const len = (): number => detail.length;
   it.each([
     ['bytes=0-0', 0, 0],

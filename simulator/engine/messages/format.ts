@@ -1,4 +1,4 @@
-// A stored message in the API's Message shape (spec "Message" table, reference §5.1). The shape
+// A stored message in the API's Message shape (zerver/lib/message_cache.py:MessageDict). The shape
 // is the same for every viewer (API emails are one per user); callers add the viewer's `flags`.
 import { avatarUrl, type Engine } from '../core.ts';
 import { escapeHtml, topicLinks } from '../markdown/index.ts';
