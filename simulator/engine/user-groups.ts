@@ -30,7 +30,6 @@ import {
   nextId,
   type ChannelGroupSetting,
   type GroupSettingValue,
-  type Realm,
   type StreamRecord,
   type UserGroup,
   type UserGroupSetting,
