@@ -4,6 +4,7 @@
  * module (users, channels, messages, drafts, groups, ...) can import it without forming a circle;
  * `engine.ts` builds an engine on top of all of them.
  */
+import type { EngineCaches } from './caches.ts';
 import type { Deps } from './deps.ts';
 import type { EventQueues } from './event-queue.ts';
 import type { Outcome } from './events.ts';
@@ -15,6 +16,8 @@ export interface Engine {
   deps: Deps;
   /** The users' event queues (event-queue.ts): where every committed event goes. */
   queues: EventQueues;
+  /** What this engine keeps only to answer faster (caches.ts): made with it, dropped with it. */
+  caches: EngineCaches;
 }
 
 /** Deliver an action's events to the event queues and hand back its value (the façade every route uses). */
@@ -145,15 +148,14 @@ export function canSeeDeliveryEmail(engine: Engine, viewer: UserRecord | undefin
   }
 }
 
-const gravatarHashes = new Map<string, string>();
-
-export function gravatarUrl(user: UserRecord): string {
+export function gravatarUrl(engine: Engine, user: UserRecord): string {
   const email = user.delivery_email.toLowerCase();
-  let hash = gravatarHashes.get(email);
+  const hashes = engine.caches.gravatarHashes;
+  let hash = hashes.get(email);
   if (hash === undefined) {
     hash = md5Hex(email);
-    // Pure function of the email: memoised across engines, bounded by the number of addresses seen.
-    if (gravatarHashes.size < 100_000) gravatarHashes.set(email, hash);
+    // A pure function of the email, bounded by the number of addresses seen.
+    if (hashes.size < 100_000) hashes.set(email, hash);
   }
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
 }
@@ -171,7 +173,7 @@ export function avatarUrl(
     return `/user_avatars/${engine.state.realm.id}/${md5Hex(`${user.id}:${user.delivery_email}`)}.png?version=${user.avatar_version}`;
   }
   if (options.clientGravatar && user.email_address_visibility === EMAIL_VISIBILITY.everyone) return null;
-  return gravatarUrl(user);
+  return gravatarUrl(engine, user);
 }
 
 // ---------------------------------------------------------------- groups
