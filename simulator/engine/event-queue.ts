@@ -323,7 +323,7 @@ export function getEvents(engine: Engine, userId: number, p: GetEventsParams): G
     // A second poll on the queue finishes the first one.
     wake(q);
   }
-  // Every poll counts as activity (Zulip refreshes only on parking; zerver/tornado/event_queue.py).
+  // Every poll counts as activity (Zulip refreshes only on parking; see zerver/tornado/event_queue.py).
   q.lastConnectionTime = at;
   if (!isEmpty(q) || p.dontBlock) return created ? { events: contents(q), queueId: q.id } : { events: contents(q) };
   return { park: q };
