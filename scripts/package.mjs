@@ -82,7 +82,7 @@ async function emitDeclarations() {
     await promisify(execFile)(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.package.json')], { cwd: ROOT });
   } catch (error) {
     const { stdout = '', stderr = '' } = /** @type {{ stdout?: string, stderr?: string }} */ (error);
-    throw new Error(`the package's declarations do not compile:\n${stdout}${stderr}`);
+    throw new Error(`the package's declarations do not compile:\n${stdout}${stderr}`, { cause: error });
   }
   const dir = path.join(PACKAGE.outdir, 'types');
   await writeFile(path.join(dir, 'package.json'), '{ "type": "commonjs" }\n');

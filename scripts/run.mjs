@@ -226,7 +226,7 @@ export async function compile(project, names) {
     } catch (error) {
       const errors = /** @type {{ errors?: { text: string, location?: { file: string, line: number, column: number } }[] }} */ (error).errors ?? [];
       const lines = errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text));
-      throw new Error(`${source} does not compile:\n${lines.join('\n') || String(error)}`);
+      throw new Error(`${source} does not compile:\n${lines.join('\n') || String(error)}`, { cause: error });
     }
     for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
     inputs[name] = Object.keys(result.metafile.inputs);

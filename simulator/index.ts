@@ -173,6 +173,7 @@ export interface SimResponse {
    * The parsed JSON body ('' for empty bodies); an HTML page as text; a file's bytes as a Buffer.
    * Tests read it freely.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any JSON a route sends, read without casts
   body: any;
 }
 

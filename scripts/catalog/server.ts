@@ -98,12 +98,12 @@ function serveFile(req: IncomingMessage, res: ServerResponse, file: StoredFile, 
   res.end(head ? undefined : rep.body);
 }
 
-/** If-Range with a strong ETag (RFC 9110 §13.1.5): the range holds only for that exact file. */
+/** If-Range with a strong ETag (RFC 9110 section 13.1.5): the range holds only for that exact file. */
 function ifRangeHolds(header: string | string[] | undefined, etag: string): boolean {
   return header === undefined || (typeof header === 'string' && header.trim() === etag);
 }
 
-/** If-None-Match uses weak comparison and may list several tags or `*` (RFC 9110 §13.1.2). */
+/** If-None-Match uses weak comparison and may list several tags or `*` (RFC 9110 section 13.1.2). */
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;

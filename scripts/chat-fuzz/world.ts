@@ -6,6 +6,7 @@
  * go through a real HTTP server in front of that dispatcher.
  */
 import { DEFAULT_FIXTURE, basicAuth, routes as tableRoutes } from '../../simulator/index.ts';
+import { createEngineCaches } from '../../simulator/engine/caches.ts';
 import type { Engine } from '../../simulator/engine/core.ts';
 import { seededRandom, steppingClock } from '../../simulator/engine/deps.ts';
 import { simulatedClock } from '../../simulator/engine/simulated-clock.ts';
@@ -42,7 +43,7 @@ export const ACTORS = [
 ] as const;
 export type Actor = (typeof ACTORS)[number];
 
-/** The dev realm's users behind the actors that are someone (reference §7.2's accounts). */
+/** The dev realm's users behind the actors that are someone (the accounts of Zulip's zilencer/management/commands/populate_db.py). */
 const ACTOR_EMAILS: Partial<Record<Actor, string>> = {
   owner: 'desdemona@zulip.com',
   admin: 'iago@zulip.com',
@@ -192,7 +193,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     fresh() {
       const previous = engine;
       const clock = simulatedClock(steppingClock(start, 1));
-      const next = { state: structuredClone(prepared.state), deps: { clock, random: seededRandom(`${seed}/fuzz`) } } as Engine;
+      const next = { state: structuredClone(prepared.state), deps: { clock, random: seededRandom(`${seed}/fuzz`) }, caches: createEngineCaches() } as Engine;
       next.queues = createEventQueues(next, seed);
       engine = next;
       if (previous !== prepared) closeAllQueues(previous);

@@ -65,7 +65,7 @@ export function checkControlAccess(req: RawRequest, options: ControlOptions): vo
   // Browsers name the page that sends a request; only the simulator's own origin may use the API.
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== 'null') {
-    let originHost: string | null = null;
+    let originHost: string | null;
     try {
       originHost = new URL(origin).host;
     } catch {

@@ -46,7 +46,7 @@ export function createFrontDoor({ api, control, livePage, journal, onUnexpectedE
       else journal.finish(entry, trace, response);
       return response;
     };
-    // Spelt out rather than spread: the spread copy measured about 3 µs more per request.
+    // Spelt out rather than spread: the spread copy showed in every request's cost.
     const response = answerApi({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal: req.signal, remoteAddress: req.remoteAddress, trace });
     return isPromise(response) ? response.then(recorded) : recorded(response);
   };

@@ -18,9 +18,8 @@ export interface JournalLimits {
   maxEntries: number;
   /**
    * Request and response body bytes kept in all (default 256 KiB); the newest entry keeps its
-   * bodies even past it. Bodies kept past a couple of young-generation collections make each
-   * request cost the collector a third more (GET /messages of 50 messages: 66 → 105 µs with the
-   * former 64 MiB, the same at 2 MiB and more; 1 MiB was at the edge), so a long memory is asked for.
+   * bodies even past it. Bodies kept past a couple of young-generation collections make every
+   * request cost the collector markedly more (from about 1 MiB kept on), so a long memory is asked for.
    */
   maxBodyBytes: number;
 }

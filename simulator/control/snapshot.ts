@@ -9,7 +9,6 @@
  * snapshot of another version, and test/simulator/control/snapshot.test.ts holds the shape to the
  * version so that the bump is not forgotten.
  */
-import type { Clock } from '../engine/deps.ts';
 import type { Engine } from '../engine/core.ts';
 import { clockPosition, resumeEngine, type EngineContinuation, type EngineOptions } from '../engine/engine.ts';
 import { queuesData, type QueuesData } from '../engine/event-queue.ts';

@@ -60,16 +60,17 @@ export function removeAlertWords(engine: Engine, user: UserRecord, words: readon
 }
 
 /** The word index of one state's alert words, and the lists it was built from (replaced on every change). */
-interface WordIndex {
+export interface AlertWordIndex {
   built: Map<number, string[]>;
   byWord: Map<string, Set<number>>;
 }
-/** Memoised per state: sends far outnumber alert-word changes, so the index is rebuilt only after one. */
-const indexes = new WeakMap<Map<number, string[]>, WordIndex>();
 
 /** Each lower-cased word → the users who set it (Zulip's realm automaton, before its active-user filter). */
 function realmAlertWords(engine: Engine): Map<string, Set<number>> {
   const current = engine.state.alertWords;
+  // Kept by the engine per alert-word table: sends far outnumber alert-word changes, so the index
+  // is rebuilt only after one.
+  const indexes = engine.caches.alertWords;
   const cached = indexes.get(current);
   if (cached && cached.built.size === current.size && [...current].every(([id, words]) => cached.built.get(id) === words)) {
     return cached.byWord;

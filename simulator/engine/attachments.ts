@@ -1,5 +1,5 @@
 /**
- * Uploaded files and the messages that link them (reference part 2 §8, part 4 §8). The engine is
+ * Uploaded files and the messages that link them (zerver/views/attachments.py, zerver/lib/attachments.py, zerver/views/upload.py). The engine is
  * its own file store: bytes live in the attachment record. A message whose content links
  * `/user_uploads/{path_id}` claims that upload (when its sender may see it); deleting the last
  * such message removes the upload, as the specification describes.

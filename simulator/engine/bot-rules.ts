@@ -1,5 +1,5 @@
 /**
- * What bot creation, editing and reactivation share (reference part 4 §13.5): who hears about a
+ * What bot creation, editing and reactivation share (zerver/views/users.py, zerver/actions/bots.py): who hears about a
  * bot (`realm_bot` events), the bot object those events and /register carry, who may create which
  * kind of bot, and the events of an owner change.
  */

@@ -1,5 +1,5 @@
 /**
- * Bot storage (reference part 2 §9; Zulip's zerver/lib/bot_storage.py): a small string → string
+ * Bot storage (Zulip's zerver/lib/bot_storage.py): a small string → string
  * store each bot keeps on the server. No events: only the bot itself reads it.
  */
 import { ChatError } from './errors.ts';

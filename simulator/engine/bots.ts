@@ -1,5 +1,5 @@
 /**
- * Bots (reference part 4 §13.5): creating one (POST /bots), listing one's own (GET /bots),
+ * Bots (zerver/views/users.py, zerver/actions/bots.py): creating one (POST /bots), listing one's own (GET /bots),
  * editing one (PATCH /bots/{id}) and giving it a new API key. Deactivation lives with the users'
  * (users.ts). Who hears of a change: `realm_bot` to the owner and the administrators
  * (botOwnerUserIds), `realm_user` to everyone who can see the bot.

@@ -1,5 +1,5 @@
 /**
- * Administering one channel (reference part 4 §5.4–5.6): reading it, its subscribers, changing it
+ * Administering one channel (zerver/views/streams.py): reading it, its subscribers, changing it
  * (PATCH /streams/{id}), archiving and unarchiving it. Who hears about each change follows
  * zerver/actions/streams.py: the users who can see the channel's metadata, with `stream` `create`
  * and `delete` for those who gain or lose sight of it.

@@ -1,4 +1,4 @@
-/** GET /streams/{stream_id}/email_address (reference §4.8, part 2 §13). */
+/** GET /streams/{stream_id}/email_address (zerver/views/streams.py, zerver/lib/email_mirror_helpers.py). */
 import { canAccessStreamContent, isAdmin, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { isUserInGroupSetting } from './core.ts';

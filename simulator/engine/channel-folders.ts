@@ -1,5 +1,5 @@
 /**
- * Channel folders (reference part 2 §10): named, ordered groups of channels that administrators
+ * Channel folders (zerver/views/channel_folders.py, zerver/actions/channel_folders.py): named, ordered groups of channels that administrators
  * create, edit, archive and reorder; every change is announced to the whole realm.
  */
 import { activeUserIds, nowSeconds, type Engine } from './core.ts';

@@ -1,5 +1,5 @@
 /**
- * Creating channels (reference §4.1, §4.5): name and parameter validation, who may create which
+ * Creating channels (zerver/lib/string_validation.py:check_stream_name, zerver/models/streams.py, zerver/views/streams.py:add_subscriptions_backend): name and parameter validation, who may create which
  * kind of channel, the new channel's record, and who hears about it.
  */
 import { accessChannelFolder } from './channel-folders.ts';
@@ -19,7 +19,7 @@ import {
 
 // ---------------------------------------------------------------- validation helpers
 
-/** check_stream_name (reference §4.1): stripped, non-empty, ≤ max length, no control characters. */
+/** check_stream_name (zerver/lib/string_validation.py, zerver/models/streams.py): stripped, non-empty, ≤ max length, no control characters. */
 export function checkStreamName(engine: Engine, raw: string): string {
   const name = raw.trim();
   if (name === '') throw ChatError.badRequest("Channel name can't be empty.");
@@ -174,7 +174,7 @@ export function checkGroupSettings(
   return groups;
 }
 
-/** Checks for creating channels of this kind, in Zulip's order (reference §4.5). */
+/** Checks for creating channels of this kind, in Zulip's order (zerver/views/streams.py:add_subscriptions_backend). */
 export function checkCreationSettings(
   engine: Engine,
   actor: UserRecord,

@@ -1,5 +1,5 @@
 /**
- * Channels, read side (reference §4.2–4.4): the Channel and Subscription objects, GET /streams
+ * Channels, read side (zerver/views/streams.py, zerver/lib/streams.py): the Channel and Subscription objects, GET /streams
  * and lookup by name. Creation lives in channel-settings.ts, subscribing in subscriptions.ts.
  */
 import {
@@ -80,9 +80,9 @@ export function formatStream(engine: Engine, stream: StreamRecord, options: { in
   const policy = streamPostPolicy(engine, stream);
   const group = (key: ChannelGroupSetting): GroupSettingValue => groupSettingForApi(engine, stream.groups[key]);
   // Every field in one literal (the Channel type holds it to CHANNEL_GROUP_SETTINGS): the settings
-  // gathered in a loop and spread in allocated 40% more per channel (GET /streams: 14.9 → 10.6 KB
-  // for its 8 channels), and each young-generation collection that allocation brings on costs
-  // several milliseconds when a million messages are stored (it visits every old page).
+  // gathered in a loop and spread in allocated markedly more per channel, and each young-generation
+  // collection that allocation brings on is costly when a million messages are stored (it visits
+  // every old page).
   const out: Channel = {
     stream_id: stream.id,
     name: stream.name,
@@ -119,7 +119,7 @@ export function formatStream(engine: Engine, stream: StreamRecord, options: { in
   return out;
 }
 
-/** The Subscription object: Channel fields plus the user's settings (reference §4.4). */
+/** The Subscription object: Channel fields plus the user's settings (zerver/lib/subscription_info.py). */
 export function formatSubscription(
   engine: Engine,
   stream: StreamRecord,

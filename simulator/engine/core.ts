@@ -4,6 +4,7 @@
  * module (users, channels, messages, drafts, groups, ...) can import it without forming a circle;
  * `engine.ts` builds an engine on top of all of them.
  */
+import type { EngineCaches } from './caches.ts';
 import type { Deps } from './deps.ts';
 import type { EventQueues } from './event-queue.ts';
 import type { Outcome } from './events.ts';
@@ -21,6 +22,8 @@ export interface Engine {
    * whoever delivers them (the simulator's webhook delivery); none: they are only recorded.
    */
   onOutgoingWebhook?: ((trigger: OutgoingWebhookTrigger) => void) | undefined;
+  /** What this engine keeps only to answer faster (caches.ts): made with it, dropped with it. */
+  caches: EngineCaches;
 }
 
 /** Deliver an action's events to the event queues and hand back its value (the façade every route uses). */
@@ -151,21 +154,20 @@ export function canSeeDeliveryEmail(engine: Engine, viewer: UserRecord | undefin
   }
 }
 
-const gravatarHashes = new Map<string, string>();
-
-export function gravatarUrl(user: UserRecord): string {
+export function gravatarUrl(engine: Engine, user: UserRecord): string {
   const email = user.delivery_email.toLowerCase();
-  let hash = gravatarHashes.get(email);
+  const hashes = engine.caches.gravatarHashes;
+  let hash = hashes.get(email);
   if (hash === undefined) {
     hash = md5Hex(email);
-    // Pure function of the email: memoised across engines, bounded by the number of addresses seen.
-    if (gravatarHashes.size < 100_000) gravatarHashes.set(email, hash);
+    // A pure function of the email, bounded by the number of addresses seen.
+    if (hashes.size < 100_000) hashes.set(email, hash);
   }
   return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatar_version}`;
 }
 
 /**
- * avatar_url per reference §3.6: null only when the client computes gravatars itself
+ * avatar_url per zerver/lib/avatar.py: null only when the client computes gravatars itself
  * (client_gravatar) and may do so (visibility everyone, no uploaded avatar).
  */
 export function avatarUrl(
@@ -177,7 +179,7 @@ export function avatarUrl(
     return `/user_avatars/${engine.state.realm.id}/${md5Hex(`${user.id}:${user.delivery_email}`)}.png?version=${user.avatar_version}`;
   }
   if (options.clientGravatar && user.email_address_visibility === EMAIL_VISIBILITY.everyone) return null;
-  return gravatarUrl(user);
+  return gravatarUrl(engine, user);
 }
 
 // ---------------------------------------------------------------- groups

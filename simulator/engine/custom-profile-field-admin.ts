@@ -1,5 +1,5 @@
 /**
- * Custom profile fields, administered (reference part 4 §14.4; Zulip's
+ * Custom profile fields, administered (Zulip's
  * zerver/views/custom_profile_fields.py, zerver/actions/custom_profile_fields.py,
  * zerver/lib/external_accounts.py): create, change, delete and reorder the realm's fields, in
  * Zulip's check order and with its messages. Each change sends the whole list as

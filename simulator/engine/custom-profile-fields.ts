@@ -1,5 +1,5 @@
 /**
- * Custom profile fields (reference part 4 §14.4, part 2 §12; Zulip's
+ * Custom profile fields (Zulip's
  * zerver/models/custom_profile_fields.py, zerver/lib/users.py, zerver/lib/validator.py and
  * zerver/actions/custom_profile_fields.py): the realm's field definitions, and each user's values,
  * validated by the field's type.

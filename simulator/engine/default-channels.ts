@@ -1,5 +1,5 @@
 /**
- * Default channels (reference part 4 §5.7): the channels new users join. Every change sends the
+ * Default channels (zerver/views/streams.py, zerver/actions/default_streams.py): the channels new users join. Every change sends the
  * whole list, as channel ids, to the organization's non-guests (notify_default_streams).
  */
 import { accessStreamById } from './channel-access.ts';

@@ -1,5 +1,5 @@
 /**
- * Mobile clients and their end-to-end encrypted push registrations (reference part 2 §5.3): a
+ * Mobile clients and their end-to-end encrypted push registrations (zerver/views/devices.py): a
  * client registers itself as a device, then registers a push key and a push token for it. The
  * simulated push service accepts a registration at once, so the device can receive pushes as soon
  * as the request returns (Zulip completes it in a background worker).

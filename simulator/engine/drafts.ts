@@ -1,5 +1,5 @@
 /**
- * Drafts kept on the server for their author (reference part 2 §1): created in bulk, replaced
+ * Drafts kept on the server for their author (zerver/views/drafts.py, zerver/lib/drafts.py): created in bulk, replaced
  * whole on edit, deleted one by one; every change is announced to the author's own clients.
  */
 import { canAccessStreamContent, getStreamById, getUser, type Engine } from './core.ts';
@@ -57,7 +57,7 @@ function truncateTopic(engine: Engine, topic: string): string {
   return chars.length <= max ? topic : `${chars.slice(0, max - 3).join('')}...`;
 }
 
-/** further_validated_draft_dict: the checks of reference §1.3, in its order. */
+/** further_validated_draft_dict: the checks of zerver/lib/drafts.py, in its order. */
 function checkDraft(engine: Engine, author: UserRecord, input: DraftInput): CheckedDraft {
   const content = normalizeContent(engine, input.content);
   const raw = input.timestamp ?? engine.deps.clock.now();

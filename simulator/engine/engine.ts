@@ -5,6 +5,7 @@
  * and returning an `Outcome`; the read helpers they share are in `core.ts`.
  */
 import type { Fixture } from '../../types/chat/fixture.ts';
+import { createEngineCaches } from './caches.ts';
 import type { Engine } from './core.ts';
 import { fixedClock, resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
 import { createEventQueues, restoreQueues, type QueuedEventObserver, type QueuesData } from './event-queue.ts';
@@ -51,7 +52,7 @@ const SEEDS_KEPT = 16;
 /** Build the realm: every clock reading while it is built answers `loadedAt`. */
 function buildRealm(fixture: Fixture, seed: number | string, loadedAt: number, validated: boolean): PristineRealm {
   const deps: Deps = { clock: simulatedClock(fixedClock(loadedAt)), random: seededRandom(seed) };
-  const engine = { state: loadFixture(validated ? fixture : validateFixture(fixture), deps), deps } as Engine;
+  const engine = { state: loadFixture(validated ? fixture : validateFixture(fixture), deps), deps, caches: createEngineCaches() } as Engine;
   // Nobody listens yet: the queues only receive what building the realm would publish.
   engine.queues = createEventQueues(engine, seed);
   // Profile values may mention users and channels: render once everything exists.
@@ -82,7 +83,7 @@ export function createEngine(fixture: Fixture, options: EngineOptions): Engine {
   const loadedAt = clock.now();
   const validated = options.validated ?? false;
   const realm = options.immutable ? copyOfSharedRealm(fixture, seed, loadedAt, validated) : buildRealm(fixture, seed, loadedAt, validated);
-  const engine = { state: realm.state, deps: { clock, random: resumeRandom(realm.random) } } as Engine;
+  const engine = { state: realm.state, deps: { clock, random: resumeRandom(realm.random) }, caches: createEngineCaches() } as Engine;
   engine.queues = createEventQueues(engine, seed, options.observeEvents);
   return engine;
 }
@@ -115,7 +116,7 @@ export function resumeEngine(state: State, continuation: EngineContinuation, opt
   // What the continued engine handed out stays handed out: nothing runs before it.
   if (latest !== null) clock.pinned(latest, () => undefined);
   const deps: Deps = { clock, random: resumeRandom(continuation.random) };
-  const engine = { state, deps } as Engine;
+  const engine = { state, deps, caches: createEngineCaches() } as Engine;
   engine.queues = createEventQueues(engine, options.seed ?? 0, options.observeEvents);
   restoreQueues(engine, continuation.queues);
   return engine;

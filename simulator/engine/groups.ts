@@ -1,5 +1,5 @@
 /**
- * GroupSetting values (reference part 2 §2.2), in one place for channels, user groups and the
+ * GroupSetting values (zerver/lib/user_groups.py), in one place for channels, user groups and the
  * realm: the value's shape as the API sends it, its normalisation, its validation against the
  * realm's groups and each setting's system-group limits, the permission test, and the API form.
  *

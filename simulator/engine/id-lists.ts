@@ -1,3 +1,5 @@
+// Fast path. Oracle: `[...new Set(ids)].sort((a, b) => a - b)`, the plain version (the fallback
+// below); held to it by test/simulator/id-lists.property.test.ts.
 /** Lists of user ids, as events and conversation keys hold them: distinct and ascending. */
 
 /**

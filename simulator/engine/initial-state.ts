@@ -1,5 +1,5 @@
 /**
- * POST /register's initial state (reference part 3 §1.5): ONE table, fetch type → the function
+ * POST /register's initial state (zerver/lib/events.py:fetch_initial_state_data): ONE table, fetch type → the function
  * giving its keys. Each resource module exports the function for its fetch types and adds one
  * line here; a fetch type the simulator does not know is ignored, as Zulip ignores unknown names.
  * Every function answers what the resource's REST endpoints answer at the same moment.
@@ -113,7 +113,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
         archivedChannels: c.capabilities.archived_channels,
       }),
   ],
-  // unread_msgs needs both `message` and `update_message_flags` (reference §1.2).
+  // unread_msgs needs both `message` and `update_message_flags` (zerver/lib/events.py:do_events_register).
   [
     'update_message_flags',
     (c) => (c.want('message') ? unreadMsgsState(c.engine, c.user, { allowEmptyTopicName: c.capabilities.empty_topic_name }) : nothing),

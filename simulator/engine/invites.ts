@@ -1,5 +1,5 @@
 /**
- * Reusable invitation links (reference part 2 §3; zerver/views/invite.py, actions/invites.py):
+ * Reusable invitation links (zerver/views/invite.py, actions/invites.py):
  * creating one with its role, channels and groups, listing the links a user controls, revoking
  * one, and the invites_changed events administrators (and the link's creator) receive. Expiry
  * follows the injected clock.
@@ -7,8 +7,8 @@
 import { activeUsers, canAccessStreamContent, isAdmin, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
-import { groupSettingForApi, hasRealmGroupPermission } from './groups.ts';
-import { ROLE, nextId, type GroupSettingValue, type MultiuseInvite, type Role, type UserRecord } from './state.ts';
+import { hasRealmGroupPermission } from './groups.ts';
+import { ROLE, nextId, type MultiuseInvite, type Role, type UserRecord } from './state.ts';
 import { canAddSubscribers } from './subscriptions.ts';
 import { accessGroupForUpdate } from './user-groups.ts';
 
@@ -94,7 +94,6 @@ function accessStreamsForInvite(engine: Engine, actor: UserRecord, streamIds: re
  * administrator.
  */
 export function createMultiuseInvite(engine: Engine, actor: UserRecord, p: CreateInviteParams): Outcome<{ invite_link: string }> {
-  const realm = engine.state.realm;
   if (!hasRealmGroupPermission(engine, actor, 'create_multiuse_invite_group')) {
     throw ChatError.insufficientPermission();
   }

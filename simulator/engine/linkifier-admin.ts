@@ -1,5 +1,5 @@
 /**
- * Realm linkifiers, administered (reference part 4 §14.3; Zulip's zerver/views/realm_linkifiers.py,
+ * Realm linkifiers, administered (Zulip's zerver/views/realm_linkifiers.py,
  * zerver/actions/realm_linkifiers.py, zerver/models/linkifiers.py): list, add, change, remove and
  * reorder, each change one `realm_linkifiers` event with the whole list to every active user.
  *

@@ -1,5 +1,5 @@
 /**
- * Navigation views (reference part 2 §7): a user's settings for the web app's built-in views and
+ * Navigation views (zerver/views/navigation_views.py, zerver/actions/navigation_views.py): a user's settings for the web app's built-in views and
  * their own named views, keyed by URL fragment; every change is announced to their own clients.
  */
 import type { Engine } from './core.ts';

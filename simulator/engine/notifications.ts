@@ -1,5 +1,5 @@
 /**
- * Notification Bot messages that subscribing and channel creation send (reference §4.5):
+ * Notification Bot messages that subscribing and channel creation send (zerver/views/streams.py:add_subscriptions_backend):
  * DMs to users someone else subscribed, the new-channel announcement, and the "channel events"
  * creation post. Sent through doSendMessage, the do-half of sending (no permission checks: the bot is
  * the server speaking), so they are ordinary messages with ordinary events.

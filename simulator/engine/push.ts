@@ -1,5 +1,5 @@
 /**
- * Push notifications (reference part 2 §5): the legacy token registrations (`push_a` = APNs,
+ * Push notifications (zerver/views/push_notifications.py, zerver/views/devices.py): the legacy token registrations (`push_a` = APNs,
  * `push_b` = FCM), and the simulated push service that delivers E2EE test notifications to the
  * registered devices. Nothing leaves the process: each delivered push is recorded in
  * `state.pushOutbox`, and the service can be told to fail in any of the ways Zulip reports.

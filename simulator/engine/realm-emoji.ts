@@ -1,5 +1,5 @@
 /**
- * Custom emoji (reference part 4 §9): the realm's list, uploading one under a name, deactivating
+ * Custom emoji (zerver/views/realm_emoji.py): the realm's list, uploading one under a name, deactivating
  * one. Deactivated emoji stay in the list (old reactions still show them); a new emoji is usable in
  * messages and reactions at once, since the emoji module reads the realm's emoji from the state.
  */

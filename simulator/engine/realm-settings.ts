@@ -1,7 +1,7 @@
 /**
- * The organization's settings: PATCH /realm (reference part 4 §14.2; Zulip's
+ * The organization's settings: PATCH /realm (Zulip's
  * zerver/views/realm.py update_realm and zerver/actions/realm_settings.py) and their values as
- * the `realm` register bundle and realm events show them (part 3 §1.6, §4.10).
+ * the `realm` register bundle and realm events show them (zerver/lib/events.py:fetch_initial_state_data, zerver/models/realms.py, zerver/actions/realm_settings.py).
  *
  * Every setting lives on `state.realm` and is read there by whatever acts on it (message edit
  * and delete limits, channel creation, invitations, spectator access, the empty-topic policy), so

@@ -1,5 +1,5 @@
 /**
- * POST /register's `realm` bundle (reference part 3 §1.6): the realm's settings (`realm_` +
+ * POST /register's `realm` bundle (zerver/lib/events.py:fetch_initial_state_data, zerver/models/realms.py): the realm's settings (`realm_` +
  * property name) and group settings as realm-settings.ts gives them (the values PATCH /realm
  * changes and realm events report), and the server's limits and facts, at Zulip's defaults.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /register (zerver/lib/events.py:do_events_register, reference part 3 §1): check the
+ * POST /register (zerver/lib/events.py:do_events_register): check the
  * request, allocate the queue, and answer its ID with the initial state of the wanted fetch types.
  * The engine is synchronous, so no event can arrive between the snapshot and the queue: the
  * answer's `last_event_id` is always -1.
@@ -33,7 +33,7 @@ export interface RegisterParams {
   pronounsFieldTypeSupported: boolean;
 }
 
-/** The register-style options a queue is created with (also by GET /events, §2.8). */
+/** The register-style options a queue is created with (also by GET /events, zerver/tornado/views.py:get_events_backend). */
 export function queueOptions(engine: Engine, user: UserRecord, p: Omit<RegisterParams, 'fetchEventTypes' | 'includeSubscribers' | 'presenceHistoryLimitDays'>): QueueOptions {
   const allPublicStreams = p.allPublicStreams ?? user.default_all_public_streams;
   if (allPublicStreams && isGuest(user)) throw ChatError.badRequest('User not authorized for this query');

@@ -1,5 +1,5 @@
 /**
- * Saved snippets (reference part 2 §6): short texts a user keeps for composing, private to them;
+ * Saved snippets (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py): short texts a user keeps for composing, private to them;
  * every change is announced to their own clients.
  */
 import { nowSeconds, type Engine } from './core.ts';

@@ -1,5 +1,5 @@
 /**
- * Scheduled messages (reference part 4 §15; zerver/views/scheduled_messages.py,
+ * Scheduled messages (zerver/views/scheduled_messages.py,
  * zerver/actions/scheduled_messages.py): checked as a send would be when scheduled and when
  * edited, kept for their sender, announced to the sender's own clients, and sent through the
  * ordinary send path when the simulated clock reaches their time (time.ts runs them). A delivery
@@ -294,20 +294,21 @@ function nextPending(engine: Engine): ScheduledMessageRecord | undefined {
   return best;
 }
 
-/**
- * No pending message is due before this, per store of scheduled messages (a state replaced whole
- * starts without one): the clock step looks at the messages only once the present reaches it.
+/*
+ * engine.caches.scheduledDue: no pending message is due before this, per store of scheduled
+ * messages (a state replaced whole starts without one): the clock step looks at the messages only
+ * once the present reaches it.
  */
-const dueHints = new WeakMap<Map<number, ScheduledMessageRecord>, number>();
-
 function lowerDueHint(engine: Engine, timestamp: number): void {
   const store = engine.state.scheduledMessages;
+  const dueHints = engine.caches.scheduledDue;
   dueHints.set(store, Math.min(dueHints.get(store) ?? Number.NEGATIVE_INFINITY, timestamp));
 }
 
 /** When the next scheduled message is due: exact when that is by `until`, else a moment after it. */
 export function nextScheduledDelivery(engine: Engine, until: number): number | undefined {
   const store = engine.state.scheduledMessages;
+  const dueHints = engine.caches.scheduledDue;
   const hint = dueHints.get(store) ?? Number.NEGATIVE_INFINITY;
   if (hint > until) return hint === Number.POSITIVE_INFINITY ? undefined : hint;
   const next = nextPending(engine)?.scheduledTimestamp;

@@ -1,5 +1,5 @@
 /**
- * GET /server_settings (reference part 4 §14.1): what a client may learn about the server and
+ * GET /server_settings (zerver/views/auth.py:api_get_server_settings): what a client may learn about the server and
  * the realm before logging in. Zulip's Python client reads it in its constructor (it requires
  * `zulip_version`); zulip-terminal picks its login prompt from the authentication fields.
  */

@@ -1,5 +1,5 @@
 /**
- * PATCH /settings (reference part 4 §11): the password, the email address, the full name and every
+ * PATCH /settings (zerver/views/user_settings.py): the password, the email address, the full name and every
  * personal setting of the table in user-settings.ts, with Zulip's checks and the events each change
  * sends (`user_settings` and its legacy twin to the user; what timezone and email visibility change
  * for everyone else).

@@ -94,7 +94,7 @@ export interface Realm extends RealmGroupSettings {
   system_groups: Record<string, number>;
   /** Days before a new member becomes a full member (role:fullmembers). */
   waiting_period_threshold: number;
-  /** Message editing and moving (reference part 4 §0.2, §1). Limits in seconds; null = no limit. */
+  /** Message editing and moving (zerver/models/users.py, zerver/models/realms.py, zerver/views/message_edit.py, zerver/actions/message_edit.py). Limits in seconds; null = no limit. */
   allow_message_editing: boolean;
   message_content_edit_limit_seconds: number | null;
   message_content_delete_limit_seconds: number | null;
@@ -105,7 +105,7 @@ export interface Realm extends RealmGroupSettings {
   /** Whether a channel message may have the empty topic (channels' `inherit` policy follows this). */
   topics_policy: RealmTopicsPolicy;
   // Organization settings PATCH /realm changes that the simulator only stores and reports
-  // (Realm.property_types; reference part 4 §14.2).
+  // (Realm.property_types in zerver/models/realms.py).
   avatar_changes_disabled: boolean;
   default_code_block_language: string;
   /** Default language of new users (one of Zulip's language codes). */

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (reference §4.5–4.7): subscribing (creating missing channels), POST
+ * Subscriptions (zerver/views/streams.py, zerver/lib/streams.py): subscribing (creating missing channels), POST
  * /channels/create, listing and leaving, and per-user subscription properties.
  */
 import {
@@ -347,7 +347,7 @@ export interface SubscriptionStateOptions {
 }
 
 /**
- * The `subscription` fetch type (reference part 3 §1.7): active subscriptions, channels left
+ * The `subscription` fetch type (zerver/lib/events.py:fetch_initial_state_data): active subscriptions, channels left
  * (still visible), and every other channel the user can see, each list by name.
  */
 export function subscriptionState(engine: Engine, user: UserRecord, o: SubscriptionStateOptions): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * The eight role groups every realm has (reference part 2 §2.5): created with the realm, each
+ * The eight role groups every realm has (zerver/lib/user_groups.py:create_system_user_groups_for_realm): created with the realm, each
  * holding the users of one role directly and the next stricter group as its one subgroup, so that
  * role:members reaches owners through fullmembers, moderators and administrators. Membership
  * follows the users' roles: set at load, then changed (with events) when a user is created or
@@ -158,21 +158,20 @@ function promotionTime(user: UserRecord, full: ReadonlySet<number>, waiting: num
   return user.date_joined + waiting;
 }
 
-/**
- * No member becomes a full member before `at`, as long as the realm has `users` users: the clock
- * step reads every user only once the present reaches it. Kept per user table (a state replaced
- * whole starts without one) and forgotten by whatever can make someone wait anew: a role or
- * waiting-period change, a new user, a reactivation.
+/*
+ * engine.caches.promotions: no member becomes a full member before `at`, as long as the realm has
+ * `users` users: the clock step reads every user only once the present reaches it. Kept per user
+ * table (a state replaced whole starts without one) and forgotten by whatever can make someone
+ * wait anew: a role or waiting-period change, a new user, a reactivation.
  */
-const promotionHints = new WeakMap<Map<number, UserRecord>, { at: number; users: number }>();
-
 export function forgetPromotionHint(engine: Engine): void {
-  promotionHints.delete(engine.state.users);
+  engine.caches.promotions.delete(engine.state.users);
 }
 
 /** When the next member becomes a full member: exact when that is by `until`, else a moment after it. */
 export function nextFullMemberPromotion(engine: Engine, until: number): number | undefined {
   const state = engine.state;
+  const promotionHints = engine.caches.promotions;
   const hint = promotionHints.get(state.users);
   if (hint && hint.users === state.users.size && hint.at > until) return hint.at === Number.POSITIVE_INFINITY ? undefined : hint.at;
   const full = systemGroup(state, 'role:fullmembers').members;

@@ -1,5 +1,5 @@
 /**
- * A channel's topics (reference part 4 §5.1–5.2): GET /users/me/{stream_id}/topics lists them
+ * A channel's topics (zerver/views/streams.py): GET /users/me/{stream_id}/topics lists them
  * newest first, and POST /streams/{stream_id}/delete_topic deletes one, in Zulip's batches.
  */
 import { accessStreamById } from './channel-access.ts';

@@ -1,5 +1,5 @@
 /**
- * User administration (reference part 4 §13): creating accounts (POST /users), changing another
+ * User administration (zerver/views/users.py): creating accounts (POST /users), changing another
  * user's name, role and profile data (PATCH /users/{id}), reactivating an account, and the pieces
  * the bot endpoints share with them: the full-name rules, a new account's record and its
  * `realm_user` `add` events, role and name changes with their events.

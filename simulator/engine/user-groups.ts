@@ -1,5 +1,5 @@
 /**
- * User groups (reference part 2 §2, part 3 §4.7): creating, listing, reading membership,
+ * User groups (zerver/views/user_groups.py, zerver/actions/user_groups.py): creating, listing, reading membership,
  * changing membership and subgroups, editing, deactivating and reactivating, with Zulip's
  * permission rules (zerver/lib/user_groups.py access_user_group_for_update) and the user_group
  * events every active user receives. Membership changes that give or take away metadata access
@@ -30,7 +30,6 @@ import {
   nextId,
   type ChannelGroupSetting,
   type GroupSettingValue,
-  type Realm,
   type StreamRecord,
   type UserGroup,
   type UserGroupSetting,

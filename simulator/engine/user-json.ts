@@ -1,5 +1,8 @@
+// Fast path. Oracle: JSON.stringify(formatUser(…)) (users.ts), the plain version; held to it byte
+// for byte by test/simulator/user-json.property.test.ts.
+//
 // The User object written straight to JSON text, for answers that are one user (GET /users/me).
-// The text is byte for byte JSON.stringify(formatUser(…)) (a property test holds the two equal),
+// The text is byte for byte JSON.stringify(formatUser(…)),
 // but JSON.stringify leaves its fast path on profile_data, whose keys (field ids) are integer-like,
 // and that made the serialisation the largest cost of the request after the socket write. Nothing
 // is kept between calls: the text is written from the state as it is now.
@@ -9,7 +12,7 @@ import { isoMinute, type FormatUserOptions } from './users.ts';
 
 /**
  * A value's JSON: a string needing no escapes (no quote, backslash, control character or
- * surrogate) is quoted as it is, where JSON.stringify costs about 80 ns a call even so.
+ * surrogate) is quoted as it is, where JSON.stringify pays a call's full cost even so.
  */
 function json(value: string | number | null): string {
   return typeof value === 'string' && !NEEDS_ESCAPING.test(value) ? `"${value}"` : JSON.stringify(value);

@@ -1,5 +1,5 @@
 /**
- * Personal settings (reference part 4 §11): ONE table of every setting (type, allowed values,
+ * Personal settings (zerver/views/user_settings.py): ONE table of every setting (type, allowed values,
  * Zulip's new-user default, and which legacy group it belongs to), from which come PATCH /settings'
  * parameters and checks, the `user_settings` events, and POST /register's `user_settings` object
  * with, for clients without the `user_settings_object` capability, the legacy top-level copies of

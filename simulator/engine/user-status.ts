@@ -1,5 +1,5 @@
 /**
- * User statuses (reference part 2 §4; Zulip's zerver/lib/user_status.py and
+ * User statuses (Zulip's zerver/lib/user_status.py and
  * zerver/actions/user_status.py): a short text and an emoji per user, plus the deprecated `away`
  * flag, which is really the inverse of the user's presence_enabled setting.
  */

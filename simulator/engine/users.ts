@@ -1,5 +1,5 @@
 /**
- * Users: the User object as each viewer sees it (reference §3.1–3.6) and deactivation (§3.5).
+ * Users: the User object as each viewer sees it (zerver/views/users.py, zerver/lib/users.py) and deactivation (zerver/views/users.py:deactivate_user_backend, zerver/actions/users.py:do_deactivate_user).
  */
 import {
   activeUserIds,
@@ -163,7 +163,7 @@ export interface RealmUserStateOptions {
 }
 
 /**
- * The `realm_user` fetch type (reference part 3 §1.7): active users and bots by ID without
+ * The `realm_user` fetch type (zerver/lib/events.py:fetch_initial_state_data): active users and bots by ID without
  * `is_active`, the deactivated ones apart, the system bots (by name), and the caller's own keys (avatars
  * always as URLs, as with client_gravatar off).
  */

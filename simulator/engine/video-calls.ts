@@ -1,6 +1,6 @@
 /**
  * Video-call meetings at the OAuth provider the specification calls `videocall` (Zulip's Webex
- * integration: zerver/views/video_calls.py, reference part 2 §11). Nothing leaves the simulator:
+ * integration: zerver/views/video_calls.py). Nothing leaves the simulator:
  * whether the server has the provider's credentials and whether each user connected their
  * account are fixture data, and a successful call gets a made-up but realistic meeting link.
  */

@@ -1,5 +1,5 @@
 /**
- * HTTP Basic authentication on /api/v1 (reference §1.5), and the per-route role checks.
+ * HTTP Basic authentication on /api/v1 (zerver/decorator.py, zerver/lib/rest.py), and the per-route role checks.
  * The username may be the delivery email or the API email (spec README: accept either).
  */
 import { ChatError } from '../engine/errors.ts';

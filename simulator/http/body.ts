@@ -12,8 +12,7 @@ export interface BodyReader {
  * costs at most the limit plus one chunk. The reader is told through callbacks, once, and the
  * listeners stay where they are (node drops the request, listeners and all, when it is done with
  * it): a promise to settle and three listeners to take off again cost more than the rest of
- * reading a small body (a 70-byte form POST through the node adapter: about 8,000 fewer machine
- * instructions per request of some 90,000, counted under valgrind). What the stream does after
+ * reading a small body (a form POST through the node adapter). What the stream does after
  * the reader was told (chunks past the limit, an error as the connection is cut) is ignored.
  */
 export function readLimited(stream: Readable, limit: number, reader: BodyReader): void {
@@ -35,8 +34,7 @@ export function readLimited(stream: Readable, limit: number, reader: BodyReader)
     if (told) return;
     told = true;
     // node hands each chunk over as a copy of its own, exactly its size: a body that came in one
-    // piece (nearly every form POST) is that chunk, and copying it again bought nothing (about
-    // 3,700 fewer instructions per request, counted as above).
+    // piece (nearly every form POST) is that chunk, and copying it again bought nothing.
     reader.done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   });
   stream.on('error', (error: Error) => {

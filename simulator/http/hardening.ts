@@ -89,7 +89,7 @@ const MESSAGES: Record<string, [number, string]> = {
 
 /**
  * The bytes of a refusal: status line, headers, `Connection: close`, body. The answer to a HEAD
- * has the headers alone (RFC 9110 §9.3.2): a client reading it expects no body, and bytes after
+ * has the headers alone (RFC 9110 section 9.3.2): a client reading it expects no body, and bytes after
  * the head break its parser.
  */
 function serialize(refusal: Refusal, head: boolean): string {

@@ -1,5 +1,5 @@
 /**
- * A parked GET /events (reference part 3 §2.4): the engine said "nothing yet", so the request
+ * A parked GET /events (zerver/tornado/event_queue.py:ClientDescriptor): the engine said "nothing yet", so the request
  * waits on the queue, with a real timer, until the first of
  *   - events land (the engine calls the queue's waiter): answered with every unacknowledged event;
  *   - another poll on the same queue, or DELETE /events: answered the same way;

@@ -122,7 +122,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     // now": the client hung up, or the server is shutting down.
     // (The idle timeout needs no change for it: a request waiting for its answer is exempt.)
     const signal = traits.longPoll ? answerNowSignal(req.socket) : undefined;
-    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing
+    // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 section 6.3): nothing
     // to read, and it is answered at once.
     const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) {
@@ -170,9 +170,8 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
    * Answers are written together once the event loop has run every request that was ready, not
    * each as soon as it is made. On loopback a write wakes the client; a client woken once reads
    * the answers that follow while it runs, where one woken per answer went back to sleep in
-   * between, and each wake-up cost the writer more than the write itself (GET /users/me under
-   * autocannon -c 10: 60 → 42 µs of server CPU per request). An answer waits at most for the
-   * other requests of the same turn; a lone request for one turn of the loop.
+   * between, and each wake-up cost the writer more than the write itself. An answer waits at most
+   * for the other requests of the same turn; a lone request for one turn of the loop.
    */
   function writeAll(): void {
     const batch = writes;
@@ -193,9 +192,8 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     // is handed to node as text: it writes head and body as one string, one chunk for the
     // socket. Long text (a page of messages) is encoded once into bytes, which give its length
     // and go to the socket as they are, where text was measured, then copied into a scratch
-    // area three times its length and encoded again (GET /messages, 50 messages, 28 KB: 93–97 →
-    // 86–89 µs of server CPU per request, three paired runs); into a slab, not a buffer of its
-    // own per answer (text-slab.ts).
+    // area three times its length and encoded again; into a slab, not a buffer of its own per
+    // answer (text-slab.ts).
     const payload = out.bytes ?? (out.body.length > LONG_TEXT ? longText.encode(out.body) : out.body);
     res.writeHead(out.status, headerList(out.headers, payload)).end(payload);
   }
@@ -203,7 +201,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
   /**
    * The answer's headers as node's flat list (name, value, name, value…), in their order, with
    * Content-Length: node writes a list without the object copy and own-property checks an
-   * object costs it (server CPU per request, in-process paired runs, 1 KB answers: 20.6 → 19.1 µs).
+   * object costs it.
    */
   function headerList(headers: Readonly<Record<string, string>>, payload: string | Uint8Array): (string | number)[] {
     const list: (string | number)[] = [];

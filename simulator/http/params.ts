@@ -1,5 +1,5 @@
 /**
- * Zulip's typed-parameter decoding (reference §1.3): every value arrives as a string; JSON-typed
+ * Zulip's typed-parameter decoding (zerver/lib/typed_endpoint.py): every value arrives as a string; JSON-typed
  * parameters are decoded and then checked strictly, with Zulip's error templates; the first
  * failing parameter (in declaration order) is the one reported.
  */

@@ -1,8 +1,10 @@
 /**
+ * Fast path. Oracle: Buffer.from(text, 'utf8'), the plain version; held to it (lone surrogates
+ * included, and while later answers are encoded) by test/simulator/text-slab.property.test.ts.
+ *
  * Long answers (a page of messages) encoded to UTF-8 into slices of a shared slab, as node's own
- * Buffer pool does for short strings. Allocating a fresh 28 KB buffer per answer cost more than
- * encoding into it (V8 tracks and sweeps every ArrayBuffer): Buffer.from of a flat 28 KB answer
- * took 14–28 µs in-process, writing it into an existing buffer 1.5 µs.
+ * Buffer pool does for short strings. Allocating a fresh buffer per long answer cost far more than
+ * encoding into it (V8 tracks and sweeps every ArrayBuffer).
  *
  * Each answer gets bytes no other answer ever gets: the slab is only written past what it has
  * handed out, and a full slab is replaced, never rewound. A slice the socket has not sent yet
@@ -30,8 +32,7 @@ export class TextSlab {
       this.used = 0;
     }
     // V8 encodes a concatenation (a tree of pieces) more slowly than it flattens it and encodes
-    // the flat copy; converting a string to a number flattens it (GET /messages, 50 messages:
-    // 52 → 45 µs per answer in-process, encoding included).
+    // the flat copy; converting a string to a number flattens it.
     void Number(text);
     const start = this.used;
     this.used += this.slab.write(text, start, 'utf8');

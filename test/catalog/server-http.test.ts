@@ -195,7 +195,7 @@ describe('a build without twins (the default): compressed on the fly, as with th
   });
 });
 
-describe('byte ranges (RFC 9110 §14)', () => {
+describe('byte ranges (RFC 9110 section 14)', () => {
   const len = (): number => detail.length;
   it.each([
     ['bytes=0-0', 0, 0],

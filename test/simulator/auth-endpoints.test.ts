@@ -1,4 +1,4 @@
-/** Login endpoints (reference §2). */
+/** Login endpoints (zerver/views/auth.py, zerver/views/development/dev_login.py). */
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ID, assertValid, devFixture, sim, validateUser } from './helpers.ts';
@@ -71,7 +71,7 @@ describe('POST /jwt/fetch_api_key', () => {
     assertValid(validateUser, res.body.user);
   });
 
-  it('refuses bad tokens in the reference order', async () => {
+  it('refuses bad tokens in the order Zulip checks them', async () => {
     const s = sim();
     const unsigned = new UnsecuredJWT({ email: 'hamlet@zulip.com' }).encode();
     const rows: [string | undefined, number, string, string][] = [

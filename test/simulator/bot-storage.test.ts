@@ -1,4 +1,4 @@
-/** Bot storage (reference part 2 §9): GET, PUT and DELETE /bot_storage, bots only. */
+/** Bot storage (zerver/views/storage.py, zerver/lib/bot_storage.py): GET, PUT and DELETE /bot_storage, bots only. */
 import { describe, expect, it } from 'vitest';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 

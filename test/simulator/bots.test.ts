@@ -1,4 +1,4 @@
-/** Bots (reference part 4 §13.5): POST /bots, GET /bots, PATCH /bots/{id}, API key regeneration. */
+/** Bots (zerver/views/users.py, zerver/actions/bots.py): POST /bots, GET /bots, PATCH /bots/{id}, API key regeneration. */
 import { describe, expect, it } from 'vitest';
 import { basicAuth, type SimFile, type Simulator } from '../../simulator/index.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';

@@ -1,5 +1,5 @@
 /**
- * One channel (reference part 4 §5.4–5.7): reading it and its subscribers, PATCH /streams/{id},
+ * One channel (zerver/views/streams.py): reading it and its subscribers, PATCH /streams/{id},
  * archiving and unarchiving, default channels: answers, state, events and their recipients, and
  * Notification Bot's notices in the "channel events" topic.
  */

@@ -1,4 +1,4 @@
-/** Channel folders (reference part 2 §10) through the in-process API. */
+/** Channel folders (zerver/views/channel_folders.py, zerver/actions/channel_folders.py) through the in-process API. */
 import { describe, expect, it } from 'vitest';
 import { activeUserIds } from '../../simulator/engine/core.ts';
 import { channelFoldersRegisterState } from '../../simulator/engine/channel-folders.ts';

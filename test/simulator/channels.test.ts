@@ -1,4 +1,4 @@
-/** Channels and subscriptions (reference §4) through the in-process API. */
+/** Channels and subscriptions (zerver/views/streams.py, zerver/lib/streams.py) through the in-process API. */
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_GROUP_SETTINGS } from '../../simulator/engine/state.ts';
 import { ID, NOW, assertValid, devFixture, sim, validateChannel, watchEvents, type Delivered } from './helpers.ts';

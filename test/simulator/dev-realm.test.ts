@@ -1,4 +1,4 @@
-/** The default fixture mirrors the Zulip test-suite realm (reference §7). */
+/** The default fixture mirrors the Zulip test-suite realm (zilencer/management/commands/populate_db.py). */
 import { describe, expect, it } from 'vitest';
 import { ID, sim } from './helpers.ts';
 

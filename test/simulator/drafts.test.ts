@@ -1,4 +1,4 @@
-/** Drafts (reference part 2 §1) through the in-process API: shapes, validation order, events. */
+/** Drafts (zerver/views/drafts.py, zerver/lib/drafts.py) through the in-process API: shapes, validation order, events. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draftsRegisterState } from '../../simulator/engine/drafts.ts';
@@ -91,7 +91,7 @@ describe('POST /drafts', () => {
     ['an unknown channel', [draft({ to: [999] })], 'Invalid channel ID'],
     ['a private channel the author cannot read', [draft({ to: [CORE_TEAM] })], 'Invalid channel ID'],
     ['an unknown DM recipient', [{ type: 'private', to: [ID.iago, 999], topic: '', content: 'x' }], 'Invalid user ID 999'],
-    // Checks run in the reference's order: content before the recipients.
+    // Checks run in Zulip's order: content before the recipients.
     ['null bytes before a bad channel', [draft({ to: [999], content: '\u0000' })], 'Message must not contain null bytes'],
   ];
   it.each(refused)('refuses %s, creating nothing', async (_name, drafts, msg) => {

@@ -1,5 +1,5 @@
 /**
- * The engine is pure (README, style §4 R5): the same seed and the same calls give the same state,
+ * The engine is pure (README): the same seed and the same calls give the same state,
  * in any runtime. Time comes from the injected clock and randomness from the seeded generator, so
  * no engine module may import a node:* API, read the wall clock or call Math.random.
  */

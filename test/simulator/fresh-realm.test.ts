@@ -19,7 +19,10 @@ function reachableObjects(root: unknown): Set<object> {
   const walk = (v: unknown): void => {
     if (v === null || typeof v !== 'object' || seen.has(v)) return;
     seen.add(v);
-    if (v instanceof Map) for (const [k, x] of v) (walk(k), walk(x));
+    if (v instanceof Map) for (const [k, x] of v) {
+      walk(k);
+      walk(x);
+    }
     else if (v instanceof Set || Array.isArray(v)) for (const x of v) walk(x);
     else if (!ArrayBuffer.isView(v)) for (const x of Object.values(v)) walk(x);
   };

@@ -1,5 +1,5 @@
 /**
- * GroupSetting values (reference part 2 §2.2): the shape parser and the validation every setting
+ * GroupSetting values (zerver/lib/user_groups.py): the shape parser and the validation every setting
  * shares, as properties over arbitrary input, and the system groups each setting refuses.
  */
 import fc from 'fast-check';
@@ -128,7 +128,7 @@ describe('accessGroupSetting on anonymous groups', () => {
 });
 
 describe('system groups each setting refuses', () => {
-  // Reference part 2 §2.2 and Stream.stream_permission_group_settings; the project's
+  // zerver/lib/user_groups.py and Stream.stream_permission_group_settings; the project's
   // specification adds role:owners for can_mention_group.
   const REFUSED: Record<string, string[]> = {
     can_add_subscribers_group: ['role:internet', 'role:everyone'],

@@ -34,7 +34,7 @@ export function assertValid(validate: ValidateFunction, value: unknown): void {
   if (!validate(value)) throw new Error(JSON.stringify(validate.errors, null, 2));
 }
 
-// Dev-realm user ids (reference §7.2).
+// Dev-realm user ids (zilencer/management/commands/populate_db.py).
 export const ID = {
   aaron: 6,
   zoe: 7,

@@ -1,4 +1,4 @@
-/** The HTTP conventions every route shares (reference §1): envelope, routing, parsing, Basic auth. */
+/** The HTTP conventions every route shares (zerver/lib/rest.py, zerver/lib/response.py): envelope, routing, parsing, Basic auth. */
 import { describe, expect, it } from 'vitest';
 import { basicAuth } from '../../simulator/index.ts';
 import { ID, assertValid, devFixture, sim, validateEnvelope } from './helpers.ts';
@@ -103,7 +103,7 @@ describe('envelope', () => {
   });
 });
 
-describe('parameter decoding (reference §1.3)', () => {
+describe('parameter decoding (zerver/lib/typed_endpoint.py)', () => {
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['missing required', {}, 'REQUEST_VARIABLE_MISSING', "Missing 'subscription_data' argument"],
     ['not JSON', { subscription_data: '[oops' }, 'BAD_REQUEST', 'subscription_data is not valid JSON'],
@@ -180,7 +180,7 @@ describe('parameter decoding (reference §1.3)', () => {
   });
 });
 
-describe('HTTP Basic authentication (reference §1.5)', () => {
+describe('HTTP Basic authentication (zerver/decorator.py, zerver/lib/rest.py)', () => {
   const header = (text: string) => ({ authorization: text });
   const b64 = (text: string) => Buffer.from(text).toString('base64');
 

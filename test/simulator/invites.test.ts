@@ -1,5 +1,5 @@
 /**
- * Reusable invitation links (reference part 2 §3) through the in-process API: the link, the
+ * Reusable invitation links (zerver/views/invite.py, zerver/actions/invites.py) through the in-process API: the link, the
  * listing, revocation, every check in Zulip's order, who may, and the invites_changed events.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Saved snippets and navigation views (reference part 2 §6, §7) through the in-process API. */
+/** Saved snippets and navigation views (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py, zerver/views/navigation_views.py, zerver/actions/navigation_views.py) through the in-process API. */
 import { describe, expect, it } from 'vitest';
 import { navigationViewsRegisterState } from '../../simulator/engine/navigation-views.ts';
 import { savedSnippetsRegisterState } from '../../simulator/engine/saved-snippets.ts';

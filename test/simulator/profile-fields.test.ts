@@ -1,4 +1,4 @@
-/** Custom profile fields: GET /realm/profile_fields and your own values (reference part 4 §14.4, part 2 §12). */
+/** Custom profile fields: GET /realm/profile_fields and your own values (zerver/views/custom_profile_fields.py). */
 import { describe, expect, it } from 'vitest';
 import { customProfileFieldsRegisterState } from '../../simulator/engine/custom-profile-fields.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';
@@ -7,7 +7,7 @@ type Sim = ReturnType<typeof sim>;
 
 const error = (msg: string) => ({ result: 'error', msg, code: 'BAD_REQUEST' });
 
-// Dev-realm field ids (reference part 1 §7.2), plus the simulator's non-editable field.
+// Dev-realm field ids (zilencer/management/commands/populate_db.py), plus the simulator's non-editable field.
 const F = { phone: 1, biography: 2, food: 3, editor: 4, birthday: 5, website: 6, mentor: 7, github: 8, pronouns: 9, employeeId: 10 } as const;
 
 async function patch(s: Sim, as: number, data: unknown) {

@@ -1,4 +1,4 @@
-/** Push registrations, devices and the simulated push service (reference part 2 §5). */
+/** Push registrations, devices and the simulated push service (zerver/views/push_notifications.py, zerver/views/devices.py). */
 import { describe, expect, it } from 'vitest';
 import { devicesRegisterState } from '../../simulator/engine/devices.ts';
 import { PUSH_SERVICE_FAILURES, type Simulator } from '../../simulator/index.ts';

@@ -1,4 +1,4 @@
-/** Custom emoji (reference part 4 §9): GET /realm/emoji, POST and DELETE /realm/emoji/{name}. */
+/** Custom emoji (zerver/views/realm_emoji.py): GET /realm/emoji, POST and DELETE /realm/emoji/{name}. */
 import { describe, expect, it } from 'vitest';
 import type { SimFile, Simulator } from '../../simulator/index.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';

@@ -1,4 +1,4 @@
-// Scheduled messages (reference part 4 §15): each endpoint's answer and errors, the events to the
+// Scheduled messages (zerver/views/scheduled_messages.py, zerver/actions/scheduled_messages.py): each endpoint's answer and errors, the events to the
 // sender, /register's state, and delivery when the simulated clock reaches the time, sent exactly
 // as POST /messages sends, or failed as Zulip records a failure.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** GET /server_settings (reference part 4 §14.1): what clients read before logging in. */
+/** GET /server_settings (zerver/views/auth.py:api_get_server_settings): what clients read before logging in. */
 import { describe, expect, it } from 'vitest';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../simulator/engine/server-version.ts';
 import { userAgentName } from '../../simulator/engine/server-settings.ts';

@@ -1,4 +1,4 @@
-/** Personal settings (reference part 4 §11): PATCH /settings, its legacy paths, its events and /register state. */
+/** Personal settings (zerver/views/user_settings.py): PATCH /settings, its legacy paths, its events and /register state. */
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/index.ts';
 import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../simulator/engine/user-settings.ts';

@@ -1,4 +1,4 @@
-/** The role groups every realm has (reference part 2 §2.5), and fixture groups. */
+/** The role groups every realm has (zerver/lib/user_groups.py:create_system_user_groups_for_realm), and fixture groups. */
 import { describe, expect, it } from 'vitest';
 import { ROLE } from '../../simulator/engine/state.ts';
 import { joinSystemGroups, moveBetweenSystemGroups } from '../../simulator/engine/system-groups.ts';

@@ -1,4 +1,4 @@
-/** A channel's topics (reference part 4 §5.1–5.2): listing them and deleting one. */
+/** A channel's topics (zerver/views/streams.py): listing them and deleting one. */
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/index.ts';
 import { TOPIC_DELETION_BATCH_SIZE } from '../../simulator/engine/topics.ts';

@@ -1,4 +1,4 @@
-/** Uploads and attachments (reference part 2 §8, part 4 §8): in-process and over real HTTP. */
+/** Uploads and attachments (zerver/views/attachments.py, zerver/lib/attachments.py, zerver/views/upload.py): in-process and over real HTTP. */
 import { describe, expect, it } from 'vitest';
 import { basicAuth, type SimFile, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
 import { commit } from '../../simulator/engine/core.ts';

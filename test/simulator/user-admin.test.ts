@@ -1,4 +1,4 @@
-/** User administration (reference part 4 §13.1–13.4): POST /users, PATCH /users/{id}, reactivation. */
+/** User administration (zerver/views/users.py): POST /users, PATCH /users/{id}, reactivation. */
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/index.ts';
 import { createUser } from '../../simulator/engine/user-admin.ts';

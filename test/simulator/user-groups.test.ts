@@ -1,5 +1,5 @@
 /**
- * User groups (reference part 2 §2, part 3 §4.7) through the in-process API: each endpoint's
+ * User groups (zerver/views/user_groups.py, zerver/actions/user_groups.py) through the in-process API: each endpoint's
  * answer and state change, its errors in Zulip's order, who may and who may not, and the events
  * with their recipients.
  */

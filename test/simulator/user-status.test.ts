@@ -1,4 +1,4 @@
-/** User statuses (reference part 2 §4): set your own, an administrator sets another's, read one. */
+/** User statuses (zerver/views/presence.py, zerver/actions/user_status.py): set your own, an administrator sets another's, read one. */
 import { describe, expect, it } from 'vitest';
 import { userStatusRegisterState } from '../../simulator/engine/user-status.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';

@@ -1,4 +1,4 @@
-/** User endpoints (reference §3) through the in-process API. */
+/** User endpoints (zerver/views/users.py, zerver/lib/users.py) through the in-process API. */
 import { describe, expect, it } from 'vitest';
 import { ID, NOW, assertValid, devFixture, sim, validateOwnUser, validateUser, watchEvents } from './helpers.ts';
 

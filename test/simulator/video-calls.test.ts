@@ -1,4 +1,4 @@
-/** Video calls (reference part 2 §11): POST /calls/videocall/create and Zulip's /calls/webex/create. */
+/** Video calls (zerver/views/video_calls.py): POST /calls/videocall/create and Zulip's /calls/webex/create. */
 import { describe, expect, it } from 'vitest';
 import { videoCallsRegisterState } from '../../simulator/engine/video-calls.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';

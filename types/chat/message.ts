@@ -16,7 +16,7 @@ export type MessageFlag =
   | 'historical';
 
 /**
- * A message as GET /messages, GET /messages/{message_id} and message events return it (spec "Message" table, reference §5.1). `flags` is present in fetch responses only; `match_content`/`match_subject` for search narrows only.
+ * A message as GET /messages, GET /messages/{message_id} and message events return it (zerver/lib/message_cache.py:MessageDict). `flags` is present in fetch responses only; `match_content`/`match_subject` for search narrows only.
  */
 export interface Message {
   id: number;

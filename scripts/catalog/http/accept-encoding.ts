@@ -1,5 +1,5 @@
 /**
- * Content negotiation on Accept-Encoding (RFC 9110 §12.5.3): which of the available encodings
+ * Content negotiation on Accept-Encoding (RFC 9110 section 12.5.3): which of the available encodings
  * to send, or null for the file as it is. Weights (`q=`) decide; `*` stands for any coding the
  * client did not name; `q=0` refuses; a tie goes to the earlier entry of `available` (the
  * smaller encoding first). Without the header, or when the client weights `identity` above

@@ -1,5 +1,5 @@
 /**
- * The Range header (RFC 9110 §14.2), for one representation of a known length. The server
+ * The Range header (RFC 9110 section 14.2), for one representation of a known length. The server
  * answers a single satisfiable byte range with 206, an unsatisfiable one with 416, and ignores
  * everything else (sending the whole representation with 200): another unit, a malformed or
  * invalid range set (`bytes=abc`, `bytes=5-2`), and a request for several ranges, which this
@@ -19,7 +19,7 @@ export function parseRange(header: string | undefined, length: number): RangeAns
   if (header === undefined) return WHOLE;
   const eq = header.indexOf('=');
   if (eq < 0 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return WHOLE;
-  // A list may hold empty elements (RFC 9110 §5.6.1); they do not count.
+  // A list may hold empty elements (RFC 9110 section 5.6.1); they do not count.
   const specs = header.slice(eq + 1).split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (specs.length !== 1) return WHOLE;
   const spec = specs[0] as string;

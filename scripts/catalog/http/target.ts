@@ -1,6 +1,6 @@
 /**
  * The path a request target names, decoded, or null when the target is not one a static server
- * can answer (RFC 9112 §3.2): neither an origin-form path (`/a/b?q`) nor an absolute http(s) URL,
+ * can answer (RFC 9112 section 3.2): neither an origin-form path (`/a/b?q`) nor an absolute http(s) URL,
  * a path starting with `//` (which URL parsers read as a host), bad percent-encoding, or a NUL.
  * The caller answers null with 400: the client's mistake, not the server's.
  */

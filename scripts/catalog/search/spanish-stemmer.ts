@@ -112,13 +112,22 @@ export function stemSpanish(word: string): string {
         }
         break;
       case 'log':
-        if (inR2(at)) w = `${w.slice(0, at)}log`, (removed = true);
+        if (inR2(at)) {
+          w = `${w.slice(0, at)}log`;
+          removed = true;
+        }
         break;
       case 'u':
-        if (inR2(at)) w = `${w.slice(0, at)}u`, (removed = true);
+        if (inR2(at)) {
+          w = `${w.slice(0, at)}u`;
+          removed = true;
+        }
         break;
       case 'ente':
-        if (inR2(at)) w = `${w.slice(0, at)}ente`, (removed = true);
+        if (inR2(at)) {
+          w = `${w.slice(0, at)}ente`;
+          removed = true;
+        }
         break;
       case 'amente':
         if (at >= r1) {

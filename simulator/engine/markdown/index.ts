@@ -6,7 +6,7 @@
 import markdownIt, { type MarkdownIt, type StateCore, type StateInline, type Token } from 'markdown-it';
 import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
 import { narrowHashEncode } from './hash.ts';
-import { linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, type Linkifier } from './linkifiers.ts';
+import { linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
 export interface MentionableUser {
   id: number;
@@ -39,6 +39,8 @@ export interface RenderContext {
   realmEmoji(name: string): { id: string; source_url: string } | undefined;
   /** The realm's linkifiers, in definition order. */
   linkifiers?: readonly Linkifier[];
+  /** Where their compiled patterns are kept (the engine's); without it each render compiles them. */
+  linkifierCaches?: LinkifierCaches;
 }
 
 export type WildcardKind = 'stream' | 'topic';
@@ -330,7 +332,8 @@ function edgeChar(token: Token | undefined, side: 'before' | 'after'): string {
 
 // Realm linkifiers over text outside links (Zulip's LinkifierPattern; link text is atomic).
 function linkifierRule(state: StateCore): void {
-  const linkifiers = (state.env as unknown as Found).ctx.linkifiers;
+  const ctx = (state.env as unknown as Found).ctx;
+  const linkifiers = ctx.linkifiers;
   if (!linkifiers || linkifiers.length === 0) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
@@ -348,7 +351,7 @@ function linkifierRule(state: StateCore): void {
       const before = edgeChar(children[i - 1], 'before');
       const after = edgeChar(children[i + 1], 'after');
       const text = token.content;
-      const matches = linkifyText(before + text + after, linkifiers)
+      const matches = linkifyText(before + text + after, linkifiers, ctx.linkifierCaches)
         .map((m) => ({ ...m, index: m.index - before.length }))
         .filter((m) => m.index >= 0 && m.index + m.text.length <= text.length);
       if (matches.length === 0) {
@@ -389,7 +392,7 @@ export const PLAIN_LINE = /^[A-Za-z][A-Za-z0-9 ,!?']*[.!?]?$/;
 /** Render a message body. `/me` detection is separate (see isMeMessage). */
 export function renderMarkdown(content: string, ctx: RenderContext): RenderResult {
   // A plain line can still hold a linkifier match (a pattern may be letters and digits only).
-  if (PLAIN_LINE.test(content) && (!ctx.linkifiers?.length || linkifyText(content, ctx.linkifiers).length === 0)) {
+  if (PLAIN_LINE.test(content) && (!ctx.linkifiers?.length || linkifyText(content, ctx.linkifiers, ctx.linkifierCaches).length === 0)) {
     return renderFull(content, ctx, true);
   }
   return renderFull(content, ctx, false);
@@ -440,11 +443,11 @@ export function isMeMessage(content: string, html: string): boolean {
 }
 
 /** Topic text → `topic_links`: realm linkifiers, then raw URLs (zerver/lib/markdown topic_links). */
-export function topicLinks(topic: string, linkifiers: readonly Linkifier[]): { text: string; url: string }[] {
-  return topicLinksWith(topic, linkifiers, renderer.linkify);
+export function topicLinks(topic: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches = uncachedLinkifiers()): { text: string; url: string }[] {
+  return topicLinksWith(topic, linkifiers, renderer.linkify, caches);
 }
 
 /** topicLinks() as JSON text. */
-export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[]): string {
-  return topicLinksJsonWith(topic, linkifiers, renderer.linkify);
+export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches = uncachedLinkifiers()): string {
+  return topicLinksJsonWith(topic, linkifiers, renderer.linkify, caches);
 }

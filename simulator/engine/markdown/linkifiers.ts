@@ -19,7 +19,7 @@ export interface Linkifier {
 }
 
 /** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
-interface Compiled {
+export interface Compiled {
   re: RE2JS | null;
   /** The user's group names, which fill the URL template. */
   groups: string[];
@@ -37,11 +37,23 @@ function preparePattern(source: string): string {
   return `(?P<${BEFORE}>^|\\s|\\x{85}|\\pZ|['"\\(,:<])(?P<${OUTER}>${source})(?P<${AFTER}>$|[^\\pL\\pN])`;
 }
 
-// Per linkifier object (the realm's list keeps its objects), so a render does no string work to find it.
-const compiledCache = new WeakMap<Linkifier, Compiled>();
+/**
+ * What the engine keeps for linkifiers (caches.ts): each linkifier object's compiled pattern (the
+ * realm's list keeps its objects, so a render does no string work to find it), and topic links
+ * per list. Checked against the pattern and list on every read.
+ */
+export interface LinkifierCaches {
+  compiled: WeakMap<Linkifier, Compiled>;
+  topics: WeakMap<readonly Linkifier[], TopicCache>;
+}
 
-function compile(linkifier: Linkifier): Compiled {
-  let compiled = compiledCache.get(linkifier);
+/** Caches for a caller that keeps none (each call starts empty). */
+export function uncachedLinkifiers(): LinkifierCaches {
+  return { compiled: new WeakMap(), topics: new WeakMap() };
+}
+
+function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
+  let compiled = caches.compiled.get(linkifier);
   if (!compiled || compiled.source !== linkifier.pattern || compiled.template !== linkifier.url_template) {
     let re: RE2JS | null;
     try {
@@ -52,7 +64,7 @@ function compile(linkifier: Linkifier): Compiled {
     }
     const groups = re ? Object.keys(re.namedGroups()).filter((g) => g !== BEFORE && g !== OUTER && g !== AFTER) : [];
     compiled = { re, groups, source: linkifier.pattern, template: linkifier.url_template };
-    compiledCache.set(linkifier, compiled);
+    caches.compiled.set(linkifier, compiled);
   }
   return compiled;
 }
@@ -138,10 +150,10 @@ function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
  * definition order, and a later one never links text an earlier one already linked (Zulip runs
  * them as successive inline patterns, and a link's text is atomic).
  */
-export function linkifyText(text: string, linkifiers: readonly Linkifier[]): LinkifierMatch[] {
+export function linkifyText(text: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches = uncachedLinkifiers()): LinkifierMatch[] {
   const taken: LinkifierMatch[] = [];
   for (const linkifier of linkifiers) {
-    for (const match of matchesOf(compile(linkifier), text)) {
+    for (const match of matchesOf(compile(caches, linkifier), text)) {
       if (!taken.some((t) => overlaps(t, match))) taken.push(match);
     }
   }
@@ -159,16 +171,16 @@ const LINK_SPLITTER = /[ !;),'"]/;
  * Zulip's topic_links: linkifier matches (earlier linkifiers first), then raw URLs (a scheme-less
  * one gets `https://`), overlapping matches dropped by that precedence, the rest in topic order.
  */
-export function topicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
-  return linksOf(topicCacheFor(linkifiers), topic, linkifiers, linkify).map((l) => ({ ...l }));
+export function topicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder, caches: LinkifierCaches): { text: string; url: string }[] {
+  return linksOf(caches, topicCacheFor(caches, linkifiers), topic, linkifiers, linkify).map((l) => ({ ...l }));
 }
 
 /** topic_links as JSON text, kept beside the links (the same string while they are unchanged). */
-export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): string {
-  const cache = topicCacheFor(linkifiers);
+export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder, caches: LinkifierCaches): string {
+  const cache = topicCacheFor(caches, linkifiers);
   let json = cache.jsonByTopic.get(topic);
   if (json === undefined) {
-    const links = linksOf(cache, topic, linkifiers, linkify);
+    const links = linksOf(caches, cache, topic, linkifiers, linkify);
     cache.jsonByTopic.set(topic, (json = links.length === 0 ? '[]' : JSON.stringify(links)));
   }
   return json;
@@ -176,32 +188,30 @@ export function topicLinksJson(topic: string, linkifiers: readonly Linkifier[], 
 
 // Every fetched channel message needs its topic's links; topics repeat, so they are computed
 // once per topic text and linkifier list (the cache is dropped when it grows large).
-function topicCacheFor(linkifiers: readonly Linkifier[]): TopicCache {
-  let cache = topicCache.get(linkifiers);
+function topicCacheFor(caches: LinkifierCaches, linkifiers: readonly Linkifier[]): TopicCache {
+  let cache = caches.topics.get(linkifiers);
   if (!cache || cache.byTopic.size > TOPIC_CACHE_LIMIT || cache.jsonByTopic.size > TOPIC_CACHE_LIMIT || !sameLinkifiers(cache.seen, linkifiers)) {
     cache = { seen: linkifiers.map((l) => ({ ...l })), byTopic: new Map(), jsonByTopic: new Map() };
-    topicCache.set(linkifiers, cache);
+    caches.topics.set(linkifiers, cache);
   }
   return cache;
 }
 
-function linksOf(cache: TopicCache, topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): readonly { text: string; url: string }[] {
+function linksOf(caches: LinkifierCaches, cache: TopicCache, topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): readonly { text: string; url: string }[] {
   let links = cache.byTopic.get(topic);
   if (!links) {
-    links = computeTopicLinks(topic, linkifiers, linkify);
+    links = computeTopicLinks(caches, topic, linkifiers, linkify);
     cache.byTopic.set(topic, links);
   }
   return links;
 }
 
 const TOPIC_CACHE_LIMIT = 10_000;
-interface TopicCache {
+export interface TopicCache {
   seen: Linkifier[];
   byTopic: Map<string, readonly { text: string; url: string }[]>;
   jsonByTopic: Map<string, string>;
 }
-/** Keyed by the realm's list; `seen` notices a list changed in place. */
-const topicCache = new WeakMap<readonly Linkifier[], TopicCache>();
 
 function sameLinkifiers(seen: readonly Linkifier[], now: readonly Linkifier[]): boolean {
   if (seen.length !== now.length) return false;
@@ -211,10 +221,10 @@ function sameLinkifiers(seen: readonly Linkifier[], now: readonly Linkifier[]): 
   return true;
 }
 
-function computeTopicLinks(topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
+function computeTopicLinks(caches: LinkifierCaches, topic: string, linkifiers: readonly Linkifier[], linkify: LinkFinder): { text: string; url: string }[] {
   const matches: (LinkifierMatch & { precedence: number })[] = [];
   linkifiers.forEach((linkifier, precedence) => {
-    for (const match of matchesOf(compile(linkifier), topic)) matches.push({ ...match, precedence });
+    for (const match of matchesOf(compile(caches, linkifier), topic)) matches.push({ ...match, precedence });
   });
   matches.sort((a, b) => a.precedence - b.precedence || a.index - b.index);
   let pos = 0;

@@ -28,11 +28,13 @@ export function messageRenderContext(engine: Engine, sender: UserRecord | undefi
  */
 class SenderRenderContext implements RenderContext {
   readonly linkifiers: RenderContext['linkifiers'];
+  readonly linkifierCaches: RenderContext['linkifierCaches'];
   constructor(
     private readonly engine: Engine,
     private readonly sender: UserRecord | undefined,
   ) {
     this.linkifiers = engine.state.realm.linkifiers;
+    this.linkifierCaches = engine.caches.linkifiers;
   }
 
   usersByName(name: string): MentionableUser[] {

@@ -357,7 +357,7 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
     const relinked = relinkAttachments(engine, actor, message, rendered.html);
     detached = relinked.detached;
     events.push(...relinked.events);
-    reindexMessageWords(store, message, wordsBefore);
+    reindexMessageWords(engine, store, message, wordsBefore);
     const participants =
       c.origStream && rendered.wildcards.has('topic') ? topicParticipants(engine, c.origStream.id, c.targetTopic) : new Set<number>();
     updateRenderedFlags(engine, message, rendered, participants);
@@ -402,7 +402,7 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
   if (c.topicEdited) {
     event.orig_subject = c.origTopic;
     event.subject = c.targetTopic;
-    event.topic_links = topicLinks(c.targetTopic, engine.state.realm.linkifiers);
+    event.topic_links = topicLinks(c.targetTopic, engine.state.realm.linkifiers, engine.caches.linkifiers);
     entry.prev_topic = c.origTopic;
     entry.topic = c.targetTopic;
   }
@@ -430,7 +430,7 @@ export function doUpdateMessage(engine: Engine, c: CheckedEdit): Outcome<{ detac
   for (const m of changed) {
     const wordsBefore = messageWords(m);
     relocateMessage(store, m, targetStream.id, targetStream.recipient_id, c.targetTopic);
-    if (c.topicEdited) reindexMessageWords(store, m, wordsBefore);
+    if (c.topicEdited) reindexMessageWords(engine, store, m, wordsBefore);
   }
   if (c.streamEdited) {
     for (const m of changed) {

@@ -245,8 +245,8 @@ export function matchesNarrow(engine: Engine, viewer: UserRecord, msgIds: number
     if (bits === undefined || !narrow.test(message, bits)) continue;
     const subject = escapedTopic(message);
     out[String(id)] = {
-      match_content: narrow.isSearch ? highlightHtml(message.renderedContent, narrow.searchWords) : message.renderedContent,
-      match_subject: narrow.isSearch ? highlightHtml(subject, narrow.searchWords) : subject,
+      match_content: narrow.isSearch ? highlightHtml(message.renderedContent, narrow.searchWords, engine.caches.highlightPatterns) : message.renderedContent,
+      match_subject: narrow.isSearch ? highlightHtml(subject, narrow.searchWords, engine.caches.highlightPatterns) : subject,
     };
   }
   return { messages: out };

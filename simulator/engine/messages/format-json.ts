@@ -1,3 +1,7 @@
+// Fast path. Oracle: JSON.stringify of formatMessage() (messages/format.ts) with the viewer's
+// flags, the plain version; held to it byte for byte by test/simulator/messages/format-json.property.test.ts.
+// What it keeps between answers is the engine's (engine.caches.messageJson, caches.ts).
+//
 // Message objects written straight to JSON text, for answers that carry many of them (GET
 // /messages). The text is byte for byte JSON.stringify of formatMessage() with the viewer's flags
 // (and a search's match_content / match_subject), which is what the answer was before; but
@@ -16,15 +20,22 @@ import type { UserRecord } from '../state.ts';
 import { apiFlags, cachedAvatarUrl, displayRecipient, displayTopic, editFields, escapedTopic, type FormatOptions } from './format.ts';
 import { dmKey, type StoredMessage } from './store.ts';
 
+/** What a writer keeps from one answer to the next: the engine's (caches.ts), each entry described below. */
+export interface MessageJsonCaches {
+  flags: Map<number, string>;
+  leading: WeakMap<StoredMessage, LeadingFields>;
+  senderHeads: WeakMap<UserRecord, SenderHead>;
+  senderTails: WeakMap<UserRecord, SenderTail>;
+  bodies: WeakMap<StoredMessage, MessageBody>;
+}
+
 /**
  * A flag set's member, `,"flags":[…]`, by its bits: a pure function of a number below 2^8, so
  * kept once computed (it cannot go stale).
  */
-const flagsJson = new Map<number, string>();
-
-function flagsMember(bits: number): string {
-  let text = flagsJson.get(bits);
-  if (text === undefined) flagsJson.set(bits, (text = `,"flags":${JSON.stringify(apiFlags(bits))}`));
+function flagsMember(caches: MessageJsonCaches, bits: number): string {
+  let text = caches.flags.get(bits);
+  if (text === undefined) caches.flags.set(bits, (text = `,"flags":${JSON.stringify(apiFlags(bits))}`));
   return text;
 }
 
@@ -33,7 +44,7 @@ function flagsMember(bits: number): string {
  * input it was written from: a pure function of those inputs, kept only while each of them is
  * still what the message has (compared on every read), so it cannot go stale.
  */
-interface LeadingFields {
+export interface LeadingFields {
   id: number;
   content: string;
   senderId: number;
@@ -43,10 +54,8 @@ interface LeadingFields {
   text: string;
 }
 
-const leading = new WeakMap<StoredMessage, LeadingFields>();
-
-function leadingFields(message: StoredMessage, content: string): string {
-  const kept = leading.get(message);
+function leadingFields(caches: MessageJsonCaches, message: StoredMessage, content: string): string {
+  const kept = caches.leading.get(message);
   if (
     kept !== undefined &&
     kept.id === message.id &&
@@ -61,7 +70,7 @@ function leadingFields(message: StoredMessage, content: string): string {
   const text =
     `{"id":${message.id},"sender_id":${message.senderId},"content":${JSON.stringify(content)},"recipient_id":${message.recipientId}` +
     `,"timestamp":${message.timestamp},"client":${JSON.stringify(message.client)}`;
-  leading.set(message, { id: message.id, content, senderId: message.senderId, recipientId: message.recipientId, timestamp: message.timestamp, client: message.client, text: flat(text) });
+  caches.leading.set(message, { id: message.id, content, senderId: message.senderId, recipientId: message.recipientId, timestamp: message.timestamp, client: message.client, text: flat(text) });
   return text;
 }
 
@@ -72,35 +81,32 @@ function leadingFields(message: StoredMessage, content: string): string {
  * read, so they cannot go stale), so that a message's kept text (below) is compared with the same
  * string, not an equal one written again.
  */
-interface SenderHead {
+export interface SenderHead {
   fullName: string;
   email: string;
   realm: string;
   text: string;
 }
 
-interface SenderTail {
+export interface SenderTail {
   avatar: string | null;
   markdown: boolean;
   text: string;
 }
 
-const senderHeads = new WeakMap<UserRecord, SenderHead>();
-const senderTails = new WeakMap<UserRecord, SenderTail>();
-
-function senderHeadText(sender: UserRecord, realm: string): string {
-  const kept = senderHeads.get(sender);
+function senderHeadText(caches: MessageJsonCaches, sender: UserRecord, realm: string): string {
+  const kept = caches.senderHeads.get(sender);
   if (kept !== undefined && kept.fullName === sender.full_name && kept.email === sender.email && kept.realm === realm) return kept.text;
   const text = flat(`,"sender_full_name":${JSON.stringify(sender.full_name)},"sender_email":${JSON.stringify(sender.email)},"sender_realm_str":${JSON.stringify(realm)},"display_recipient":`);
-  senderHeads.set(sender, { fullName: sender.full_name, email: sender.email, realm, text });
+  caches.senderHeads.set(sender, { fullName: sender.full_name, email: sender.email, realm, text });
   return text;
 }
 
-function senderTailText(sender: UserRecord, avatar: string | null, markdown: boolean): string {
-  const kept = senderTails.get(sender);
+function senderTailText(caches: MessageJsonCaches, sender: UserRecord, avatar: string | null, markdown: boolean): string {
+  const kept = caches.senderTails.get(sender);
   if (kept !== undefined && kept.avatar === avatar && kept.markdown === markdown) return kept.text;
   const text = flat(`,"avatar_url":${JSON.stringify(avatar)},"content_type":"${markdown ? 'text/html' : 'text/x-markdown'}"`);
-  senderTails.set(sender, { avatar, markdown, text });
+  caches.senderTails.set(sender, { avatar, markdown, text });
   return text;
 }
 
@@ -112,7 +118,7 @@ function senderTailText(sender: UserRecord, avatar: string | null, markdown: boo
  * each piece is still what this answer found, so it cannot go stale; an answer then joins one
  * flat text per message instead of a dozen pieces that the answer's final copy walks again.
  */
-interface MessageBody {
+export interface MessageBody {
   leading: string;
   subject: string;
   links: string;
@@ -126,9 +132,8 @@ interface MessageBody {
   text: string;
 }
 
-const bodies = new WeakMap<StoredMessage, MessageBody>();
-
 function keptBody(
+  caches: MessageJsonCaches,
   message: StoredMessage,
   leading: string,
   subject: string,
@@ -139,7 +144,7 @@ function keptBody(
   senderTail: string,
   edits: string,
 ): string {
-  const kept = bodies.get(message);
+  const kept = caches.bodies.get(message);
   if (
     kept !== undefined &&
     kept.leading === leading &&
@@ -161,7 +166,7 @@ function keptBody(
     `,"type":${message.streamId === null ? '"private"' : '"stream"'}${senderTail}`;
   if (message.streamId !== null) text += `,"stream_id":${message.streamId}`;
   text = flat(text + edits);
-  bodies.set(message, { leading, subject, links, isMeMessage: message.isMeMessage, reactions, senderHead, recipient, senderTail, streamId: message.streamId, edits, text });
+  caches.bodies.set(message, { leading, subject, links, isMeMessage: message.isMeMessage, reactions, senderHead, recipient, senderTail, streamId: message.streamId, edits, text });
   return text;
 }
 
@@ -183,7 +188,7 @@ export class MessageJsonWriter {
   private senderHead(message: StoredMessage): string {
     let head = this.senders.get(message.senderId);
     if (head === undefined) {
-      head = senderHeadText(this.engine.state.users.get(message.senderId)!, this.engine.state.realm.string_id);
+      head = senderHeadText(this.engine.caches.messageJson, this.engine.state.users.get(message.senderId)!, this.engine.state.realm.string_id);
       this.senders.set(message.senderId, head);
     }
     return head;
@@ -193,7 +198,7 @@ export class MessageJsonWriter {
     let tail = this.senderTails.get(message.senderId);
     if (tail === undefined) {
       const sender = this.engine.state.users.get(message.senderId)!;
-      tail = senderTailText(sender, cachedAvatarUrl(this.engine, sender, this.options.clientGravatar), this.options.applyMarkdown);
+      tail = senderTailText(this.engine.caches.messageJson, sender, cachedAvatarUrl(this.engine, sender, this.options.clientGravatar), this.options.applyMarkdown);
       this.senderTails.set(message.senderId, tail);
     }
     return tail;
@@ -222,21 +227,24 @@ export class MessageJsonWriter {
       if (fields !== '{}') edits = `,${fields.slice(1, -1)}`;
     }
     // A direct message's topic is '' and has no links.
+    const caches = this.engine.caches.messageJson;
     const body = keptBody(
+      caches,
       message,
-      leadingFields(message, content),
+      leadingFields(caches, message, content),
       displayTopic(this.engine, message, this.options.allowEmptyTopicName),
-      message.streamId === null ? '[]' : topicLinksJson(message.topic, this.engine.state.realm.linkifiers),
+      message.streamId === null ? '[]' : topicLinksJson(message.topic, this.engine.state.realm.linkifiers, this.engine.caches.linkifiers),
       reactions,
       this.senderHead(message),
       this.recipient(message),
       this.senderTail(message),
       edits,
     );
-    const flags = flagsMember(bits);
+    const flags = flagsMember(caches, bits);
     if (this.searchWords === null) return `${body}${flags}}`;
-    const subject = highlightHtml(escapedTopic(message), this.searchWords);
-    return `${body}${flags},"match_content":${JSON.stringify(highlightHtml(message.renderedContent, this.searchWords))},"match_subject":${JSON.stringify(subject)}}`;
+    const patterns = this.engine.caches.highlightPatterns;
+    const subject = highlightHtml(escapedTopic(message), this.searchWords, patterns);
+    return `${body}${flags},"match_content":${JSON.stringify(highlightHtml(message.renderedContent, this.searchWords, patterns))},"match_subject":${JSON.stringify(subject)}}`;
   }
 }
 

@@ -1,4 +1,4 @@
-// A stored message in the API's Message shape (spec "Message" table, reference §5.1). The shape
+// A stored message in the API's Message shape (zerver/lib/message_cache.py:MessageDict). The shape
 // is the same for every viewer (API emails are one per user); callers add the viewer's `flags`.
 import { avatarUrl, type Engine } from '../core.ts';
 import { escapeHtml, topicLinks } from '../markdown/index.ts';
@@ -20,7 +20,7 @@ export const DEFAULT_FORMAT: FormatOptions = { applyMarkdown: true, clientGravat
 // avatar_url needs an md5 of the sender's email; senders repeat, so the URL is cached per user
 // record with what it depends on, and recomputed whenever any of that changes. (Compared field by
 // field: a key string built per message cost more than the rest of the lookup.)
-interface AvatarEntry {
+export interface AvatarEntry {
   clientGravatar: boolean;
   source: UserRecord['avatar_source'];
   version: number;
@@ -28,10 +28,8 @@ interface AvatarEntry {
   visibility: UserRecord['email_address_visibility'];
   url: string | null;
 }
-const avatarCache = new WeakMap<UserRecord, AvatarEntry>();
-
 export function cachedAvatarUrl(engine: Engine, user: UserRecord, clientGravatar: boolean): string | null {
-  const entry = avatarCache.get(user);
+  const entry = engine.caches.avatars.get(user);
   if (
     entry &&
     entry.clientGravatar === clientGravatar &&
@@ -43,7 +41,7 @@ export function cachedAvatarUrl(engine: Engine, user: UserRecord, clientGravatar
     return entry.url;
   }
   const url = avatarUrl(engine, user, { clientGravatar });
-  avatarCache.set(user, {
+  engine.caches.avatars.set(user, {
     clientGravatar,
     source: user.avatar_source,
     version: user.avatar_version,
@@ -93,7 +91,7 @@ export function formatMessage(
     timestamp: message.timestamp,
     client: message.client,
     subject: displayTopic(engine, message, options.allowEmptyTopicName),
-    topic_links: message.streamId === null ? [] : topicLinks(message.topic, engine.state.realm.linkifiers),
+    topic_links: message.streamId === null ? [] : topicLinks(message.topic, engine.state.realm.linkifiers, engine.caches.linkifiers),
     is_me_message: message.isMeMessage,
     reactions: (message.reactions ?? []).map((r) => ({
       emoji_name: r.emojiName,

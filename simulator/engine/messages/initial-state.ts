@@ -1,4 +1,4 @@
-// What POST /register reports about a user's messages (reference part 3 §1.5, §1.8): the newest
+// What POST /register reports about a user's messages (zerver/lib/events.py:fetch_initial_state_data, zerver/lib/message.py:aggregate_unread_data): the newest
 // message ID, unread counts, starred IDs and recent DM conversations, all from the user's
 // UserMessage rows (the `byUser` index and each message's packed flags).
 import { type Engine } from '../core.ts';

@@ -536,7 +536,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
 function messageEvent(message: StoredMessage, recipients: readonly number[], rows: readonly number[], checked: CheckedSend): Effect {
   const stream = checked.addressee.kind === 'stream' ? checked.addressee.stream : null;
   const sent = effect({ type: 'message' }, recipients);
-  // Set on the effect as made, not spread into a copy of it (the copy cost a few µs per send).
+  // Set on the effect as made, not spread into a copy of it (the copy showed in every send's cost).
   sent.message = {
     stored: message,
     flags: rows,

@@ -78,7 +78,7 @@ export interface UnreadMsgs {
 }
 
 /**
- * The `unread_msgs` object of POST /register (reference part 3 §1.8): DMs by the other participant,
+ * The `unread_msgs` object of POST /register (zerver/lib/message.py:aggregate_unread_data): DMs by the other participant,
  * group DMs by all participants, channel messages by channel and case-insensitive topic (the first
  * spelling kept); muted conversations are listed but not counted. Clients without the
  * empty_topic_name capability see the empty topic under the realm's name for it, as

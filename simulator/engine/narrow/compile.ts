@@ -234,7 +234,7 @@ export function compileNarrow(engine: Engine, viewer: UserRecord | undefined, ra
         isSearch = true;
         const keywords = searchKeywords(String(operand));
         searchWords.push(...keywords);
-        const lists = keywordLists(store, keywords);
+        const lists = keywordLists(engine, store, keywords);
         predicate = (m) => lists.length > 0 && lists.every((ids) => hasId(ids, m.id));
         // The rarest keyword's messages contain every match, so a positive search scans only those.
         if (!negated) useCandidates(4, lists[0] ?? []);

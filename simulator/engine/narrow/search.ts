@@ -2,6 +2,7 @@
 // case-insensitive, over the rendered text and the topic); the simulator matches whole words the
 // same way, without stemming. A word → message-ids index is derived from the store on first use
 // and extended as messages arrive; it is a cache, not state (kept out of snapshots).
+import type { Engine } from '../core.ts';
 import { lowerBound, type MessageStore, type StoredMessage } from '../messages/store.ts';
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -24,16 +25,15 @@ export function messageWords(message: StoredMessage): Set<string> {
   return new Set([...words(plainText(message.renderedContent)), ...words(message.topic)]);
 }
 
-interface WordIndex {
+export interface WordIndex {
   /** The array indexed; deletions replace the store's array, which discards this index. */
   messages: readonly StoredMessage[];
   indexed: number;
   ids: Map<string, number[]>;
 }
 
-const indexes = new WeakMap<MessageStore, WordIndex>();
-
-function wordIndex(store: MessageStore): WordIndex {
+function wordIndex(engine: Engine, store: MessageStore): WordIndex {
+  const indexes = engine.caches.wordIndexes;
   let index = indexes.get(store);
   if (!index || index.messages !== store.messages) {
     indexes.set(store, (index = { messages: store.messages, indexed: 0, ids: new Map() }));
@@ -54,8 +54,8 @@ function wordIndex(store: MessageStore): WordIndex {
  * messageWords() as it was. Without an index yet (or for a message not indexed yet) there is
  * nothing to do: the index reads messages as they are when it gets to them.
  */
-export function reindexMessageWords(store: MessageStore, message: StoredMessage, before: ReadonlySet<string>): void {
-  const index = indexes.get(store);
+export function reindexMessageWords(engine: Engine, store: MessageStore, message: StoredMessage, before: ReadonlySet<string>): void {
+  const index = engine.caches.wordIndexes.get(store);
   if (!index || index.messages !== store.messages) return;
   const position = store.indexById.get(message.id);
   if (position === undefined || position >= index.indexed) return;
@@ -81,8 +81,8 @@ export function reindexMessageWords(store: MessageStore, message: StoredMessage,
  * callers scan the first (shortest) and test the rest by binary search, so a window of results
  * costs O(window × log n) even when every message contains the words.
  */
-export function keywordLists(store: MessageStore, keywords: readonly string[]): number[][] {
-  const index = wordIndex(store);
+export function keywordLists(engine: Engine, store: MessageStore, keywords: readonly string[]): number[][] {
+  const index = wordIndex(engine, store);
   return keywords.map((k) => index.ids.get(k) ?? []).sort((a, b) => a.length - b.length);
 }
 
@@ -96,10 +96,8 @@ function escapeRegExp(s: string): string {
 }
 
 // A search highlights every message of its result window (content and topic), with the same
-// keywords: compile their pattern once, not twice per message.
-const highlightPatterns = new Map<string, RegExp>();
-
-function highlightPattern(keywords: readonly string[]): RegExp {
+// keywords: compile their pattern once, not twice per message (the engine keeps them).
+function highlightPattern(keywords: readonly string[], highlightPatterns: Map<string, RegExp>): RegExp {
   const key = keywords.join('\u0000');
   let re = highlightPatterns.get(key);
   if (!re) {
@@ -111,9 +109,9 @@ function highlightPattern(keywords: readonly string[]): RegExp {
 }
 
 /** Wrap whole-word keyword matches in text (never inside tags) in `<span class="highlight">`. */
-export function highlightHtml(html: string, keywords: readonly string[]): string {
+export function highlightHtml(html: string, keywords: readonly string[], patterns: Map<string, RegExp> = new Map()): string {
   if (keywords.length === 0) return html;
-  const re = highlightPattern(keywords);
+  const re = highlightPattern(keywords, patterns);
   return html
     .split(/(<[^>]*>)/)
     .map((part) => (part.startsWith('<') ? part : part.replace(re, (m) => `<span class="highlight">${m}</span>`)))

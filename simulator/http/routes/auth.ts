@@ -1,4 +1,4 @@
-/** Login endpoints (reference §2): password, JWT and the development-server helpers. */
+/** Login endpoints (zerver/views/auth.py, zerver/views/development/dev_login.py): password, JWT and the development-server helpers. */
 import { jwtVerify, errors as joseErrors } from 'jose';
 import { getRealmUserByDeliveryEmail, type Engine } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';

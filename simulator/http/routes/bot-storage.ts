@@ -1,4 +1,4 @@
-/** Bot storage (reference part 2 §9): bots only, as the specification says (feature level 494). */
+/** Bot storage (zerver/views/storage.py, zerver/lib/bot_storage.py): bots only, as the specification says (feature level 494). */
 import { commit } from '../../engine/core.ts';
 import { getBotStorage, putBotStorage, removeBotStorage } from '../../engine/bot-storage.ts';
 import { ChatError } from '../../engine/errors.ts';

@@ -1,4 +1,4 @@
-/** Bots (reference part 4 §13.5): create, list your own, edit, new API key. DELETE is with the users' routes. */
+/** Bots (zerver/views/users.py, zerver/actions/bots.py): create, list your own, edit, new API key. DELETE is with the users' routes. */
 import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots.ts';
 import { commit } from '../../engine/core.ts';
 import { isValidUrl } from '../../engine/custom-profile-fields.ts';

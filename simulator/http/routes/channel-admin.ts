@@ -1,4 +1,4 @@
-/** One channel's endpoints (reference part 4 §5): reading it, its topics and subscribers, administering it. */
+/** One channel's endpoints (zerver/views/streams.py): reading it, its topics and subscribers, administering it. */
 import { archiveStream, getStream, streamMembers, subscriptionStatus, updateStream } from '../../engine/channel-admin.ts';
 import { GROUP_SETTING_ORDER } from '../../engine/channel-settings.ts';
 import { commit } from '../../engine/core.ts';

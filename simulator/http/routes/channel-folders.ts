@@ -1,4 +1,4 @@
-/** Channel folder endpoints (reference part 2 §10). */
+/** Channel folder endpoints (zerver/views/channel_folders.py, zerver/actions/channel_folders.py). */
 import {
   MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
   MAX_CHANNEL_FOLDER_NAME_LENGTH,

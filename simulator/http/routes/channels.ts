@@ -1,4 +1,4 @@
-/** Channel and subscription endpoints (reference §4). */
+/** Channel and subscription endpoints (zerver/views/streams.py, zerver/lib/streams.py). */
 import { isHexColor, type ChannelSettings } from '../../engine/channel-settings.ts';
 import { streamEmailAddress } from '../../engine/channel-email.ts';
 import { getStreams, streamIdByName, type GetStreamsParams } from '../../engine/channels.ts';

@@ -1,4 +1,4 @@
-/** Draft endpoints (reference part 2 §1). */
+/** Draft endpoints (zerver/views/drafts.py, zerver/lib/drafts.py). */
 import { commit } from '../../engine/core.ts';
 import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDrafts, type DraftInput } from '../../engine/drafts.ts';
 import { ChatError } from '../../engine/errors.ts';

@@ -1,4 +1,4 @@
-/** The real-time event system (reference part 3): POST /register, GET /events, DELETE /events. */
+/** The real-time event system (zerver/views/events_register.py, zerver/tornado/views.py): POST /register, GET /events, DELETE /events. */
 import { ChatError } from '../../engine/errors.ts';
 import { deleteQueue, getEvents } from '../../engine/event-queue.ts';
 import type { EventNarrowTerm } from '../../engine/narrow/events.ts';
@@ -94,7 +94,7 @@ const QUEUE_CAPABILITY_PARAMS = [
   'simplified_presence_events',
 ] as const;
 
-/** get_events_backend's parameters: the queue's, then those of a queue it creates (§2.8). */
+/** get_events_backend's parameters: the queue's, then those of a queue it creates (zerver/tornado/views.py). */
 const getEventsParams: ParamSpec[] = [
   { name: 'last_event_id', type: 'int' },
   { name: 'queue_id', type: 'string' },

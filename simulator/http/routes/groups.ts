@@ -1,5 +1,5 @@
 /**
- * User group endpoints (reference part 2 §2). Guests are refused everywhere but deactivation
+ * User group endpoints (zerver/views/user_groups.py, zerver/actions/user_groups.py). Guests are refused everywhere but deactivation
  * (which has no decorator upstream and answers `Insufficient permission` instead); bots are
  * accepted, as from feature level 496.
  */

@@ -1,4 +1,4 @@
-/** Invitation endpoints (reference part 2 §3): reusable links. Guests and bots are refused first. */
+/** Invitation endpoints (zerver/views/invite.py, zerver/actions/invites.py): reusable links. Guests and bots are refused first. */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import {

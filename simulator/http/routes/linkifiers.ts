@@ -1,4 +1,4 @@
-/** Realm linkifiers: the list, and their administration (reference part 4 §14.3). */
+/** Realm linkifiers: the list, and their administration (zerver/views/realm_linkifiers.py). */
 import { commit } from '../../engine/core.ts';
 import { addLinkifier, linkifiersForApi, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../engine/linkifier-admin.ts';
 import type { ParamSpec, Route } from '../route.ts';

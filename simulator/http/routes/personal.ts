@@ -1,4 +1,4 @@
-/** A user's own composing aids: saved snippets (reference part 2 §6) and navigation views (§7). */
+/** A user's own composing aids: saved snippets (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py) and navigation views (zerver/views/navigation_views.py, zerver/actions/navigation_views.py). */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { addNavigationView, listNavigationViews, removeNavigationView, updateNavigationView } from '../../engine/navigation-views.ts';

@@ -1,4 +1,4 @@
-/** Presence (reference part 4 §7): report one's own, read the realm's, read one user's. */
+/** Presence (zerver/views/presence.py, zerver/lib/presence.py): report one's own, read the realm's, read one user's. */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { realmPresence, reportPresence, userPresence } from '../../engine/presence.ts';

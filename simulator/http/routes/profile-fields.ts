@@ -1,4 +1,4 @@
-/** Custom profile fields: the realm's definitions and your own values (reference part 4 §14.4, part 2 §12). */
+/** Custom profile fields: the realm's definitions and your own values (zerver/views/custom_profile_fields.py). */
 import { commit } from '../../engine/core.ts';
 import {
   listCustomProfileFields,

@@ -1,4 +1,4 @@
-/** Push registrations and devices (reference part 2 §5). */
+/** Push registrations and devices (zerver/views/push_notifications.py, zerver/views/devices.py). */
 import { commit } from '../../engine/core.ts';
 import { PUSH_TOKEN_KINDS, registerClientDevice, registerPushDevice, removeClientDevice } from '../../engine/devices.ts';
 import { ChatError } from '../../engine/errors.ts';

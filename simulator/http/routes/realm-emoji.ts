@@ -1,4 +1,4 @@
-/** Custom emoji (reference part 4 §9): list, upload, deactivate. */
+/** Custom emoji (zerver/views/realm_emoji.py): list, upload, deactivate. */
 import { commit } from '../../engine/core.ts';
 import { addRealmEmoji, realmEmojiDict, removeRealmEmoji } from '../../engine/realm-emoji.ts';
 import type { ParamSpec, Route, UploadedFile } from '../route.ts';

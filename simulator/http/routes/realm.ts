@@ -1,4 +1,4 @@
-/** The organization's settings: PATCH /realm (reference part 4 §14.2). */
+/** The organization's settings: PATCH /realm (zerver/views/realm.py, zerver/actions/realm_settings.py). */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';

@@ -1,4 +1,4 @@
-/** Scheduled messages (reference part 4 §15; zerver/views/scheduled_messages.py). */
+/** Scheduled messages (zerver/views/scheduled_messages.py). */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { clientName } from '../../engine/messages/send.ts';

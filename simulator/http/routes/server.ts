@@ -1,4 +1,4 @@
-/** Server and realm information clients read before and right after logging in (reference part 4 §14). */
+/** Server and realm information clients read before and right after logging in (zerver/views/auth.py, zerver/views/realm.py). */
 import { serverSettings } from '../../engine/server-settings.ts';
 import type { Route } from '../route.ts';
 

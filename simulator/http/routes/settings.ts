@@ -1,5 +1,5 @@
 /**
- * PATCH /settings (reference part 4 §11), also at the legacy paths older clients call: one
+ * PATCH /settings (zerver/views/user_settings.py), also at the legacy paths older clients call: one
  * parameter per row of the settings table, typed and limited to its allowed values.
  */
 import { commit } from '../../engine/core.ts';

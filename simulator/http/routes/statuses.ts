@@ -1,4 +1,4 @@
-/** User statuses (reference part 2 §4). */
+/** User statuses (zerver/views/presence.py, zerver/actions/user_status.py). */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { MAX_STATUS_TEXT_LENGTH, getStatusOf, updateOwnStatus, updateStatusOf } from '../../engine/user-status.ts';

@@ -1,5 +1,5 @@
 /**
- * Uploads and attachments (reference part 2 §8, part 4 §8): POST /user_uploads, the download URLs
+ * Uploads and attachments (zerver/views/attachments.py, zerver/lib/attachments.py, zerver/views/upload.py): POST /user_uploads, the download URLs
  * at the site root (with Basic credentials, or a temporary token), GET and DELETE /attachments.
  */
 import {

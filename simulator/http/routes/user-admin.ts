@@ -1,4 +1,4 @@
-/** User administration (reference part 4 §13.1–13.4): create, edit another user, reactivate. */
+/** User administration (zerver/views/users.py): create, edit another user, reactivate. */
 import { commit } from '../../engine/core.ts';
 import type { ProfileDataChange } from '../../engine/custom-profile-fields.ts';
 import type { Role } from '../../engine/state.ts';

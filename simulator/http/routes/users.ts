@@ -1,4 +1,4 @@
-/** User endpoints (reference §3). */
+/** User endpoints (zerver/views/users.py, zerver/lib/users.py). */
 import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import {

@@ -1,5 +1,5 @@
 /**
- * Video-call creation (reference part 2 §11). The specification's neutral path is canonical;
+ * Video-call creation (zerver/views/video_calls.py). The specification's neutral path is canonical;
  * Zulip's own path for the same provider is served too, because real clients send it.
  */
 import { commit } from '../../engine/core.ts';

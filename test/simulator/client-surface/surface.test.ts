@@ -54,7 +54,7 @@ const SAMPLE: Record<string, string> = {
   filename: 'ab/cd/file.txt',
 };
 
-describe('the Python client surface (reference part 4, section 16)', () => {
+describe('the Python client surface (zulip/python-zulip-api: zulip/zulip/__init__.py)', () => {
   it('lists every method once', () => {
     const names = surface.methods.map((m) => m.method);
     expect(new Set(names).size).toBe(names.length);

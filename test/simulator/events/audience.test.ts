@@ -1,4 +1,4 @@
-// Who receives what (reference part 3 §4, §5.1): one row per action, with the users whose queues
+// Who receives what (zerver/openapi/zulip.yaml:get-events, zerver/actions/message_send.py:do_send_messages): one row per action, with the users whose queues
 // must get each kind of event and, implicitly, everyone else who must not (the sets are exact).
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../../simulator/index.ts';

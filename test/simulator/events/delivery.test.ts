@@ -1,4 +1,4 @@
-// Per-queue delivery of message events (reference part 3 §3, §5): narrows, event_types,
+// Per-queue delivery of message events (zerver/tornado/event_queue.py:ClientDescriptor, zerver/tornado/event_queue.py:process_message_event): narrows, event_types,
 // all_public_streams, local_message_id, and the payload finalized by each queue's options.
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ const validateMessage = new Ajv({ strict: false }).compile(messageSchema);
 
 const toDenmark = (topic = 'news', content = 'hello Denmark') => ({ type: 'stream', to: 'Denmark', topic, content });
 
-describe('narrowed queues (reference §5.5)', () => {
+describe('narrowed queues (zerver/lib/narrow_predicate.py)', () => {
   it('see only matching messages, including public-channel messages their owner did not receive', async () => {
     const s = sim();
     // Cordelia is not subscribed to Denmark.
@@ -56,7 +56,7 @@ describe('narrowed queues (reference §5.5)', () => {
   });
 });
 
-describe('narrows on flags and topics (reference §5.5)', () => {
+describe('narrows on flags and topics (zerver/lib/narrow_predicate.py)', () => {
   it.each([
     ['is:resolved', [['is', 'resolved']], ['done']],
     ['is:unread leaves out one’s own messages, which arrive read', [['is', 'unread']], ['by iago', 'done']],
@@ -103,7 +103,7 @@ describe('event_types and all_public_streams', () => {
   });
 });
 
-describe('local_message_id (reference §5.4)', () => {
+describe('local_message_id (zerver/tornado/event_queue.py:process_message_event)', () => {
   it('goes only to the queue the sender named, next to the flags', async () => {
     const s = sim();
     const mine = await register(s, hamlet);
@@ -125,7 +125,7 @@ describe('local_message_id (reference §5.4)', () => {
   });
 });
 
-describe('the message payload per queue (reference §5.2, §5.3)', () => {
+describe('the message payload per queue (zerver/tornado/event_queue.py:process_message_event, zerver/lib/message_cache.py:MessageDict.finalize_payload)', () => {
   it('is raw Markdown by default on /register, rendered with apply_markdown', async () => {
     const s = sim();
     const raw = await register(s, hamlet, { event_types: ['message'] });

@@ -1,4 +1,4 @@
-// A GET /events with nothing to report waits (reference part 3 §2.4): woken by the next event, by a
+// A GET /events with nothing to report waits (zerver/tornado/event_queue.py:ClientDescriptor): woken by the next event, by a
 // competing poll or DELETE, or by its heartbeat; a client that walks away releases it. In-process
 // and over real HTTP, with a short heartbeat so no test waits Zulip's 45–55 s.
 import http from 'node:http';

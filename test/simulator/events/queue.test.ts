@@ -1,4 +1,4 @@
-// Queue mechanics of GET /events and DELETE /events (reference part 3 §2): event IDs,
+// Queue mechanics of GET /events and DELETE /events (zerver/tornado/views.py:get_events_backend, zerver/tornado/event_queue.py): event IDs,
 // acknowledgement and pruning, the errors in Zulip's order, dont_block, lifetime on the simulated
 // clock, memory bounds, compression, and per-queue capability variants.
 import { describe, expect, it } from 'vitest';
@@ -56,7 +56,7 @@ describe('register → event → acknowledge → next event', () => {
   });
 });
 
-describe('pruning by last_event_id (reference §2.2)', () => {
+describe('pruning by last_event_id (zerver/tornado/event_queue.py:fetch_events)', () => {
   it.each([
     ['events 0–4 delivered, client sends 2', [2], { ids: [3, 4] }],
     ['then 1', [2, 1], { error: 'An event newer than 1 has already been pruned!' }],
@@ -155,7 +155,7 @@ describe('dont_block', () => {
   });
 });
 
-describe('lifetime on the simulated clock (reference §2.6)', () => {
+describe('lifetime on the simulated clock (zerver/tornado/event_queue.py)', () => {
   it('collects a queue nobody polled for 600 s; the client re-registers', async () => {
     const clock = manualClock(NOW);
     const s = sim({ clock });
@@ -234,7 +234,7 @@ describe('lifetime on the simulated clock (reference §2.6)', () => {
   });
 });
 
-describe('compression of flag events (reference §2.5)', () => {
+describe('compression of flag events (zerver/tornado/event_queue.py:EventQueue)', () => {
   it('merges add-flag events by (op, flag) at the ID of the last one; IDs skip', async () => {
     const s = sim();
     const { queue_id } = await register(s, HAMLET);
@@ -253,7 +253,7 @@ describe('compression of flag events (reference §2.5)', () => {
   });
 });
 
-describe('per-queue variants of an event (reference §1.3, §3)', () => {
+describe('per-queue variants of an event (zerver/views/events_register.py, zerver/tornado/event_queue.py:ClientDescriptor)', () => {
   const deletion = { type: 'delete_message', message_type: 'stream', stream_id: 3, topic: '', message_ids: [41, 42] };
 
   it('splits bulk deletions for queues without bulk_message_deletion, and names the empty topic for old clients', async () => {

@@ -1,4 +1,4 @@
-// POST /register (reference part 3 §1): parameters and their errors, the keys every answer
+// POST /register (zerver/views/events_register.py, zerver/lib/events.py:do_events_register): parameters and their errors, the keys every answer
 // carries, which fetch types and event types control what, and an initial state that agrees with
 // the REST endpoints asked at the same moment.
 import path from 'node:path';
@@ -100,7 +100,7 @@ describe('parameters and their errors (first failing one, alphabetically)', () =
   });
 });
 
-describe('what event_types and fetch_event_types control (reference §1.2)', () => {
+describe('what event_types and fetch_event_types control (zerver/lib/events.py:do_events_register)', () => {
   it('event_types picks both the events and, without fetch_event_types, the state', async () => {
     const s = sim();
     const q = await register(s, HAMLET, { event_types: ['message'] });

@@ -1,7 +1,7 @@
 // PATCH /messages/{id} through the in-process API: content edits (re-rendering, mention flags,
 // search), topic and channel moves with propagate_mode, resolving, Notification Bot's notices,
-// UserMessage rows on channel moves, the events and their recipients, and every error of the
-// reference's validation table (part 4 §1.2) in Zulip's order, before and after each time limit.
+// UserMessage rows on channel moves, the events and their recipients, and every error of
+// check_update_message (zerver/actions/message_edit.py) in Zulip's order, before and after each time limit.
 import { describe, expect, test } from 'vitest';
 import { sha256Hex } from '../../../simulator/engine/sha256.ts';
 import { rowUserIds, userFlagBits, FLAG_BITS } from '../../../simulator/engine/messages/store.ts';

@@ -3,7 +3,7 @@
 // exactly what a brute-force filter over every stored message returns.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CORDELIA, error, fetchMessages, HAMLET, IAGO, POLONIUS, post, sim } from './helpers.ts';
+import { CORDELIA, error, fetchMessages, HAMLET, IAGO, post, sim } from './helpers.ts';
 import { bruteForce, narrowArb, viewers, type NarrowTermLike } from './narrow-oracle.ts';
 
 const badNarrow = (desc: string) => error('BAD_NARROW', `Invalid narrow operator: ${desc}`, { desc });

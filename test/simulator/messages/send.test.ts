@@ -1,5 +1,5 @@
 // POST /messages through the in-process API: success shapes, what recipients see, and every
-// error row of the reference (§5.2) with its code, message and status.
+// error of zerver/views/message_send.py and zerver/actions/message_send.py with its code, message and status.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { TopicsPolicy } from '../../../simulator/engine/state.ts';

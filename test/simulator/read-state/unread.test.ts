@@ -70,7 +70,7 @@ describe('unread_msgs', () => {
 
 // ------------------------------------------------------------------ property
 
-/** An independent reading of §1.8 over every stored message (no indexes). */
+/** An independent reading of unread_msgs (zerver/lib/message.py:aggregate_unread_data) over every stored message (no indexes). */
 function bruteUnread(state: State, userId: number) {
   const policy = (streamId: number, topic: string) => {
     for (const row of state.userTopics.get(userId)?.values() ?? []) {

@@ -11,7 +11,7 @@ export interface AttachmentUpdateEvent {
   upload_space_used: number;
 }
 /**
- * An uploaded file and the messages that link it, as feature level 472 on shows it (reference part 2 §8).
+ * An uploaded file and the messages that link it, as feature level 472 on shows it (zerver/views/attachments.py, zerver/lib/attachments.py).
  */
 export interface Attachment {
   id: number;

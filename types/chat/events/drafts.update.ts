@@ -10,7 +10,7 @@ export interface DraftsUpdateEvent {
   draft: Draft;
 }
 /**
- * A draft as GET /drafts, POST /register and drafts events show it (reference part 2 §1.2).
+ * A draft as GET /drafts, POST /register and drafts events show it (zerver/lib/drafts.py).
  */
 export interface Draft {
   type: '' | 'stream' | 'private';

@@ -10,7 +10,7 @@ export interface SavedSnippetsUpdateEvent {
   saved_snippet: SavedSnippet;
 }
 /**
- * A saved snippet (reference part 2 §6).
+ * A saved snippet (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py).
  */
 export interface SavedSnippet {
   id: number;

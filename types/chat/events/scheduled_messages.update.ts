@@ -10,7 +10,7 @@ export interface ScheduledMessagesUpdateEvent {
   scheduled_message: ScheduledMessage;
 }
 /**
- * A scheduled message as GET /scheduled_messages, /register and scheduled_messages events show it (reference part 4 §15).
+ * A scheduled message as GET /scheduled_messages, /register and scheduled_messages events show it (zerver/views/scheduled_messages.py, zerver/actions/scheduled_messages.py).
  */
 export interface ScheduledMessage {
   scheduled_message_id: number;
