@@ -7,7 +7,9 @@
 import type { Fixture } from '../../types/chat/fixture.ts';
 import type { Engine } from './core.ts';
 import { fixedClock, resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
-import { createEventQueues, restoreQueues, type QueuedEventObserver, type QueuesData } from './event-queue.ts';
+import { createEventQueues } from './event-delivery.ts';
+import type { QueuedEventObserver } from './event-queue.ts';
+import { restoreQueues, type QueuesData } from './event-snapshots.ts';
 import { loadFixture, validateFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
 import { simulatedClock } from './simulated-clock.ts';
