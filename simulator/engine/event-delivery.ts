@@ -57,7 +57,7 @@ export function pushHeartbeat(engine: Engine, q: EventQueue): void {
   wake(q);
 }
 
-/** update_message_flags events that Zulip compresses: not mark-all, not remove-read (§2.5). */
+/** update_message_flags events that Zulip compresses: not mark-all, not remove-read (zerver/tornado/event_queue.py:EventQueue). */
 function compressionKey(event: Record<string, unknown>): string | null {
   if (event.type !== 'update_message_flags' || event.all === true) return null;
   const op = String(event.op ?? event.operation);

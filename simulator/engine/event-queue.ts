@@ -26,7 +26,7 @@ export const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 60 * 60;
 export const GC_INTERVAL_SECS = 60;
 export const MAX_QUEUED_EVENTS = 10_000;
 
-/** client_capabilities keys (reference §1.3), each a boolean defaulting to false. */
+/** client_capabilities keys (zerver/views/events_register.py), each a boolean defaulting to false. */
 export const CLIENT_CAPABILITIES = [
   'notification_settings_null',
   'bulk_message_deletion',
@@ -78,7 +78,7 @@ export interface EventQueue {
   events: QueuedEvent[];
   nextEventId: number;
   newestPrunedId: number;
-  /** Compressed flag events held aside until the queue is read (§2.5), by `flags/<op>/<flag>`. */
+  /** Compressed flag events held aside until the queue is read (zerver/tornado/event_queue.py:EventQueue), by `flags/<op>/<flag>`. */
   virtual: Map<string, QueuedEvent>;
   lastConnectionTime: number;
   /** The parked GET /events, called (once) when the poll must be answered. */
@@ -268,13 +268,13 @@ export interface GetEventsParams {
   queueId: string | undefined;
   lastEventId: number | undefined;
   dontBlock: boolean;
-  /** Options for a queue created by this very call (no queue_id, dont_block: reference §2.8). */
+  /** Options for a queue created by this very call (no queue_id, dont_block: zerver/tornado/views.py:get_events_backend). */
   newQueue?: () => QueueOptions;
 }
 
 export type GetEventsResult = { events: QueuedEvent[]; queueId?: string } | { park: EventQueue };
 
-/** fetch_events (reference §2.2), in its order; `park` means: wait for events on that queue. */
+/** fetch_events (zerver/tornado/event_queue.py), in its order; `park` means: wait for events on that queue. */
 export function getEvents(engine: Engine, userId: number, p: GetEventsParams): GetEventsResult {
   const at = now(engine);
   collectGarbage(engine, at);
@@ -295,7 +295,7 @@ export function getEvents(engine: Engine, userId: number, p: GetEventsParams): G
     // A second poll on the queue finishes the first one.
     wake(q);
   }
-  // Every poll counts as activity (Zulip refreshes only on parking; see the reference §2.6).
+  // Every poll counts as activity (Zulip refreshes only on parking; see zerver/tornado/event_queue.py).
   q.lastConnectionTime = at;
   if (!isEmpty(q) || p.dontBlock) return created ? { events: contents(q), queueId: q.id } : { events: contents(q) };
   return { park: q };
