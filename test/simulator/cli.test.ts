@@ -112,34 +112,40 @@ describe('the start-up banner', () => {
 });
 
 describe('npm run simulator -- --help', () => {
-  it('prints the usage and exits 0; an unknown flag or a bad port is a usage error (exit 2)', async () => {
+  // One process per case: each start compiles the command with tsx, which takes seconds on a busy machine.
+  const run = async (args: string[]) => {
     const { execFile } = await import('node:child_process');
-    const run = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'scripts/simulator.ts', ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+    return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'scripts/simulator.ts', ...args], { timeout: 20_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  };
+
+  it('prints the usage and exits 0', async () => {
     const help = await run(['--help']);
     expect(help).toMatchObject({ code: 0 });
     expect(help.stdout).toContain('Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE]');
+  });
+
+  it('an unknown flag is a usage error (exit 2)', async () => {
     const bogus = await run(['--bogus']);
     expect(bogus.code).toBe(2);
     expect(bogus.stderr).toContain("Unknown option '--bogus'");
     expect(bogus.stderr).toContain('Usage: npm run simulator');
-    const refusals: [string[], string][] = [
-      [['--port', '70000'], '--port must be an integer between 0 and 65535'],
-      [['--realm-url', 'example.com'], '--realm-url must be an http(s) address without a path'],
-      [['--max-body-mib', '0'], '--max-body-mib must be a positive number, got "0"'],
-      [['--journal', '2.5'], '--journal must be a whole number of requests (0 keeps none), got "2.5"'],
-      [['--journal', ' '], '--journal must be a whole number of requests (0 keeps none), got " "'],
-      [['--journal-kib', 'lots'], '--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "lots"'],
-      [['--journal-kib=-1'], '--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "-1"'],
-    ];
-    for (const [args, message] of refusals) {
-      const refused = await run(args);
-      expect(refused.code, args.join(' ')).toBe(2);
-      expect(refused.stderr, args.join(' ')).toContain(message);
-    }
+  });
+
+  it.each<[string[], string]>([
+    [['--port', '70000'], '--port must be an integer between 0 and 65535'],
+    [['--realm-url', 'example.com'], '--realm-url must be an http(s) address without a path'],
+    [['--max-body-mib', '0'], '--max-body-mib must be a positive number, got "0"'],
+    [['--journal', '2.5'], '--journal must be a whole number of requests (0 keeps none), got "2.5"'],
+    [['--journal', ' '], '--journal must be a whole number of requests (0 keeps none), got " "'],
+    [['--journal-kib', 'lots'], '--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "lots"'],
+    [['--journal-kib=-1'], '--journal-kib must be a whole number of KiB (0 keeps only the newest entry\'s bodies), got "-1"'],
+  ])('%j is refused as a usage error (exit 2)', async (args, message) => {
+    const refused = await run(args);
+    expect(refused.code, args.join(' ')).toBe(2);
+    expect(refused.stderr, args.join(' ')).toContain(message);
   });
 });
