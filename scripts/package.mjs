@@ -131,7 +131,7 @@ const PACKING = path.join(PACKAGE.outdir, '.packing');
 
 /** Put back every file swapped for packing (after a pack, or one that died halfway). */
 export async function restoreSwapped() {
-  let names = [];
+  let names;
   try {
     names = await readdir(PACKING);
   } catch {

@@ -61,7 +61,7 @@ async function readCapped(response: Awaited<ReturnType<WebhookFetch>>): Promise<
 
 /** POST once; never throws. `cancel` aborts it (a reset), which reads as a connection error. */
 export async function postWebhook(fetchImpl: WebhookFetch, request: WebhookRequest, timeoutMs: number, cancel?: AbortSignal): Promise<AttemptResult> {
-  let scheme = '';
+  let scheme: string;
   try {
     scheme = new URL(request.url).protocol;
   } catch {
