@@ -142,7 +142,7 @@ export async function restoreSwapped() {
 }
 
 /** Keep the repository's `name` (a top-level file) aside and write `text` in its place, until restoreSwapped(). */
-async function swapForPacking(/** @type {string} */ name, /** @type {string} */ text) {
+export async function swapForPacking(/** @type {string} */ name, /** @type {string} */ text) {
   await mkdir(PACKING, { recursive: true });
   await rename(path.join(ROOT, name), path.join(PACKING, name));
   await writeFile(path.join(ROOT, name), text);

@@ -106,7 +106,9 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
   if (sender.is_bot) return;
   const candidates = message.streamId !== null ? [...mentioned] : [...(message.dmUserIds ?? [])];
   const records: OutgoingWebhookRecord[] = [];
-  const triggers: OutgoingWebhookTrigger[] = [];
+  const observer = engine.onOutgoingWebhook;
+  // Made only for an observer: most messages trigger nothing and most engines have none.
+  let triggers: OutgoingWebhookTrigger[] | undefined;
   for (const id of candidates.sort((a, b) => a - b)) {
     const bot = engine.state.users.get(id);
     if (!bot || !bot.is_active || !bot.is_bot || bot.bot_type !== OUTGOING_WEBHOOK_BOT) continue;
@@ -116,7 +118,7 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
       const request = requestBody(engine, bot, service, message, trigger);
       const record = request && { botId: bot.id, url: service.base_url, ...request, trigger, messageId: message.id, timestamp: message.timestamp };
       if (record) records.push(record);
-      triggers.push({ record, bot, service, message, trigger });
+      if (observer) (triggers ??= []).push({ record, bot, service, message, trigger });
     }
   }
   if (records.length > 0) {
@@ -124,6 +126,5 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
     log.push(...records);
     if (log.length > OUTGOING_WEBHOOK_LIMIT) log.splice(0, log.length - OUTGOING_WEBHOOK_LIMIT / 2);
   }
-  const observer = engine.onOutgoingWebhook;
-  if (observer) for (const trigger of triggers) observer(trigger);
+  if (observer && triggers) for (const trigger of triggers) observer(trigger);
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript without declarations (scripts/run.mjs runs it).
-import { packageDirOf, publishedSpecifiers } from '../../scripts/package.mjs';
+import { packageDirOf, publishedManifest, publishedSpecifiers, withNodeReference } from '../../scripts/package.mjs';
 
 describe('the published declarations', () => {
   it.each([
@@ -15,6 +15,32 @@ describe('the published declarations', () => {
     ["export declare const FILE = 'notes.ts';", "export declare const FILE = 'notes.ts';"],
   ])('%s → %s', (emitted, published) => {
     expect(publishedSpecifiers(emitted)).toBe(published);
+  });
+});
+
+describe("declarations that use Node's types name them", () => {
+  const REFERENCE = '/// <reference types="node" />\n';
+  it.each([
+    ['body?: Buffer | string;', true],
+    ["import type { Server } from 'node:http';", true],
+    ['signal: NodeJS.Signals;', true],
+    ['/** Like Buffer.from, but a slab. */\nexport declare function encode(text: string): Uint8Array;', false],
+    ['arrayBuffer(): Promise<ArrayBuffer>;', false],
+    [`${REFERENCE}body?: Buffer;`, false],
+  ])('%j: reference added %s', (declaration, added) => {
+    expect(withNodeReference(declaration)).toBe(added ? `${REFERENCE}${declaration}` : declaration);
+  });
+});
+
+describe('the published manifest', () => {
+  it('is the repository\'s without scripts (nothing runs at install) and devDependencies, in the same order', () => {
+    const repository = { name: 'p', version: '1.0.0', scripts: { prepare: 'x', prepack: 'y' }, bin: { p: 'cli.mjs' }, devDependencies: { a: '1' }, files: ['lib'] };
+    expect(Object.entries(publishedManifest(repository))).toEqual([
+      ['name', 'p'],
+      ['version', '1.0.0'],
+      ['bin', { p: 'cli.mjs' }],
+      ['files', ['lib']],
+    ]);
   });
 });
 

@@ -79,6 +79,18 @@ describe('the realm URL', () => {
   });
 });
 
+describe('outgoing webhooks from the command', () => {
+  it('are delivered by default (serving over HTTP, as Zulip does), and only recorded with --no-webhooks', async () => {
+    const on = await startSimulatorServer({ port: 0, print: false });
+    const off = await startSimulatorServer({ port: 0, print: false, deliverWebhooks: false });
+    try {
+      expect([on.simulator.webhooks.enabled, off.simulator.webhooks.enabled]).toEqual([true, false]);
+    } finally {
+      await Promise.all([on.close(), off.close()]);
+    }
+  });
+});
+
 describe('the start-up banner', () => {
   const banner = async (host: string): Promise<string> => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -126,6 +138,7 @@ describe('npm run simulator -- --help', () => {
     const help = await run(['--help']);
     expect(help).toMatchObject({ code: 0 });
     expect(help.stdout).toContain('Usage: npm run simulator -- [--port N] [--host H] [--seed S] [--fixture FILE]');
+    expect(help.stdout).toMatch(/^  --no-webhooks   record outgoing webhooks only;/m);
   });
 
   it('an unknown flag is a usage error (exit 2)', async () => {
