@@ -56,7 +56,7 @@ export const WORKERS = {
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */
-const FORMAT = 'esbuild-esm-node20-bundled-2';
+const FORMAT = 'esbuild-esm-node20-bundled-3';
 /** npm rewrites it on every install, update or removal of a package. */
 const PACKAGES_STAMP = 'node_modules/.package-lock.json';
 
@@ -171,7 +171,9 @@ const keepReadFieldsOnly = {
       /** @type {Record<string, unknown>[]} */
       const records = JSON.parse(readFileSync(args.path, 'utf8'));
       const kept = records.map((record) => Object.fromEntries(fields.map((field) => [field, record[field]])));
-      return { contents: JSON.stringify(kept), loader: 'json' };
+      // As a string JSON.parse reads, not a JavaScript literal: V8 compiles a 0.24 MB array
+      // literal at every start (about 7 ms of CPU for emoji.json), and parses the JSON in 2.
+      return { contents: `export default JSON.parse(${JSON.stringify(JSON.stringify(kept))});`, loader: 'js' };
     });
   },
 };

@@ -26,6 +26,7 @@ import { parseCli, usageError } from './../cli/args.ts';
 import { checkMachine, machineInfo, machineLoad, pinToCore, planPlacement } from './harness/machine.ts';
 import { answerCalls } from './harness/processes.ts';
 import { benchCases, MEMORY_MESSAGES, selectCases, type CaseResult } from './sim/cases.ts';
+import { runConstructsChild } from './sim/constructs.ts';
 import { benchDir, type BenchContext } from './sim/context.ts';
 import { startFloorServer, type FloorAnswer } from './sim/floor.ts';
 import { runPoller } from './sim/poller.ts';
@@ -190,6 +191,9 @@ switch (values.child) {
     });
     break;
   }
+  case 'constructs':
+    runConstructsChild();
+    break;
   case 'poller':
     await runPoller(Number(values.port));
     break;

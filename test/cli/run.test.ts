@@ -87,6 +87,8 @@ describe("trimming packages' data to the fields the code reads", () => {
     await compile(project, ['emoji']);
     const { stdout } = await run(process.execPath, [bundlePath(project, 'emoji')]);
     expect(JSON.parse(stdout)).toEqual([{ unified: '1F419', short_name: 'octopus', short_names: ['octopus'], has_img_google: true, has_img_twitter: true }]);
+    // Kept as JSON text for JSON.parse, which V8 reads several times faster than it compiles a literal.
+    expect(await readFile(bundlePath(project, 'emoji'), 'utf8')).toMatch(/JSON\.parse\('\[\{"unified":"1F419"/);
   });
 
   it("lists exactly the emoji fields the engine's type declaration lets it read", async () => {

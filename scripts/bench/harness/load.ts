@@ -52,7 +52,17 @@ export function bottleneck(run: Pick<LoadRun, 'serverCpu' | 'generatorCpu'>): Bo
   return 'neither';
 }
 
-export async function measureLoad(server: ChildServer<{ port: number }>, request: LoadRequest, options: LoadOptions): Promise<LoadRun> {
+/** One request, or several that each connection sends in turn (a mix of message contents). */
+export type LoadRequests = LoadRequest | readonly LoadRequest[];
+
+/** The requests of a LoadRequests, in order. */
+export function requestList(requests: LoadRequests): readonly LoadRequest[] {
+  return Array.isArray(requests) ? requests : [requests as LoadRequest];
+}
+
+export async function measureLoad(server: ChildServer<{ port: number }>, requests: LoadRequests, options: LoadOptions): Promise<LoadRun> {
+  const [request, ...more] = requestList(requests);
+  if (request === undefined) throw new Error('measureLoad: no request');
   const load = machineLoad();
   const serverBefore = await server.cpuMs();
   const generatorBefore = process.cpuUsage();
@@ -62,6 +72,7 @@ export async function measureLoad(server: ChildServer<{ port: number }>, request
     method: request.method,
     headers: request.headers ?? {},
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(more.length === 0 ? {} : { requests: [request, ...more].map((r) => ({ method: r.method, path: r.path, headers: r.headers ?? {}, ...(r.body === undefined ? {} : { body: r.body }) })) }),
     connections: options.connections,
     duration: options.seconds,
     ...(options.workers > 1 ? { workers: options.workers } : {}),

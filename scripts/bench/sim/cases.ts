@@ -3,6 +3,7 @@
  * answering the same bytes (throughput.ts); the series ones repeat one request at each stored-
  * message count of --stored. `--cases` picks cases by name, or every size of a series by its name.
  */
+import { runConstructsCase, SEND_MIX, type ConstructsResult } from './constructs.ts';
 import type { BenchContext } from './context.ts';
 import { runMemoryCase, type MemoryResult } from './memory.ts';
 import { runLatencyCase, runQueuesCase, type LatencyResult, type QueuesResult } from './realtime.ts';
@@ -10,7 +11,7 @@ import { BENCH_CHANNEL } from './simulator-child.ts';
 import { runStartupCase, type StartupResult } from './startup.ts';
 import { requestAs, runThroughputCase, type ThroughputCase, type ThroughputResult } from './throughput.ts';
 
-export type CaseResult = ThroughputResult | LatencyResult | QueuesResult | MemoryResult | StartupResult;
+export type CaseResult = ThroughputResult | LatencyResult | QueuesResult | MemoryResult | StartupResult | ConstructsResult;
 
 export interface BenchCase {
   name: string;
@@ -28,7 +29,7 @@ const NO_SETUP = { stored: 0, users: 0, channel: false };
 const NARROW_STORED = 1_000;
 export const MEMORY_MESSAGES = 100_000;
 
-const send = (to: string, topic = 'bench') => ({ type: 'stream', to, topic, content: 'hello from the benchmark' });
+const send = (to: string, topic = 'bench', content = 'hello from the benchmark') => ({ type: 'stream', to, topic, content });
 
 function throughput(c: ThroughputCase): BenchCase {
   return { name: c.name, ...(c.series ? { series: c.series } : {}), title: c.title, run: (ctx) => runThroughputCase(ctx, c), throughput: c };
@@ -51,18 +52,20 @@ export function benchCases(ctx: BenchContext): BenchCase[] {
     }),
     throughput({
       name: 'send-channel',
-      title: `POST /messages to a channel of 10 subscribers`,
+      title: `POST /messages to a channel of 10 subscribers, ${SEND_MIX.length} contents in turn (constructs)`,
       target: 0.5,
       setup: { stored: 0, users: 10, channel: true },
-      request: (info) => requestAs(info, IAGO, 'POST', '/api/v1/messages', send(BENCH_CHANNEL)),
+      request: (info) => SEND_MIX.map((c) => requestAs(info, IAGO, 'POST', '/api/v1/messages', send(BENCH_CHANNEL, 'bench', c.content))),
     }),
     throughput({
       name: 'send-direct',
-      title: 'POST /messages, direct to one user',
+      title: `POST /messages, direct to one user, ${SEND_MIX.length} contents in turn (constructs)`,
       target: 0.5,
       setup: NO_SETUP,
-      request: (info) => requestAs(info, IAGO, 'POST', '/api/v1/messages', { type: 'direct', to: JSON.stringify([info.ids['hamlet@zulip.com']]), content: 'hello from the benchmark' }),
+      request: (info) =>
+        SEND_MIX.map((c) => requestAs(info, IAGO, 'POST', '/api/v1/messages', { type: 'direct', to: JSON.stringify([info.ids['hamlet@zulip.com']]), content: c.content })),
     }),
+    { name: 'constructs', title: 'in-process sends of each content of the send mix', run: (c) => runConstructsCase(c) },
     ...series('streams', 'GET /streams', (stored) => ({ setup: { ...NO_SETUP, stored }, request: (info) => requestAs(info, IAGO, 'GET', '/api/v1/streams') })),
     ...series('subscriptions', 'GET /users/me/subscriptions', (stored) => ({
       setup: { ...NO_SETUP, stored },

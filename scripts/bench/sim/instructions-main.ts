@@ -5,6 +5,7 @@ import { valgrindVersion, VALGRIND_MISSING, type Spread } from '../harness/instr
 import { machineLoad } from '../harness/machine.ts';
 import { times } from '../harness/stats.ts';
 import type { BenchCase } from './cases.ts';
+import { constructRows, countConstructs, type ConstructsResult } from './constructs.ts';
 import type { BenchContext } from './context.ts';
 import { runInstructionCase, type InstructionOptions, type InstructionResult } from './instructions.ts';
 import { seriesMembers, table } from './report.ts';
@@ -57,7 +58,8 @@ export async function countInstructions(ctx: BenchContext, cases: BenchCase[], o
     return 1;
   }
   const counted = cases.filter((c) => c.throughput !== undefined);
-  const skipped = cases.filter((c) => c.throughput === undefined).map((c) => c.name);
+  const constructs = cases.some((c) => c.name === 'constructs');
+  const skipped = cases.filter((c) => c.throughput === undefined && c.name !== 'constructs').map((c) => c.name);
   ctx.log(`instructions per request under ${valgrind} (callgrind), each request sent alone over one keep-alive connection:`);
   ctx.log(
     `  ${options.warmup} warm-up requests, then ${options.blocks} block(s) of ${options.requests} per process, ${options.processes} process(es) per side, ${options.jobs} at once; ` +
@@ -75,10 +77,18 @@ export async function countInstructions(ctx: BenchContext, cases: BenchCase[], o
     ctx.log(describeInstructions(result));
     ctx.log('');
   }
+  let byConstruct: ConstructsResult | null = null;
+  if (constructs) {
+    const started = performance.now();
+    byConstruct = await countConstructs(ctx, options);
+    ctx.log(`${byConstruct.title}, ${options.requests} sends each after ${options.warmup} of the mix [${((performance.now() - started) / 1000).toFixed(0)} s]:`);
+    ctx.log('');
+  }
   ctx.log(instructionsTable(results));
+  if (byConstruct) ctx.log(`\n${byConstruct.title}:\n${table(constructRows(byConstruct))}`);
   const file = path.resolve(jsonFile);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ valgrind, options, stored: ctx.stored, loadBefore, loadAfter: machineLoad(), results }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ valgrind, options, stored: ctx.stored, loadBefore, loadAfter: machineLoad(), results, constructs: byConstruct }, null, 2)}\n`);
   ctx.log(`results: ${path.relative(process.cwd(), file)}`);
   return 0;
 }

@@ -16,12 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { mapLimit } from '../../catalog/concurrency.ts';
 import { callgrindCommand, type CountedThreads, perRequestCounts, readDumps, spreadOf, type Spread } from '../harness/instructions.ts';
-import type { LoadRequest } from '../harness/load.ts';
+import { requestList, type LoadRequests } from '../harness/load.ts';
 import type { ChildServer } from '../harness/processes.ts';
 import { startFloor, startSimulator, type BenchContext } from './context.ts';
 import type { FloorAnswer } from './floor.ts';
 import type { SimInfo } from './simulator-child.ts';
-import { requestOnce, type ThroughputCase } from './throughput.ts';
+import { firstAnswers, requestOnce, type ThroughputCase } from './throughput.ts';
 
 export interface InstructionOptions {
   /** Requests in each counted block. */
@@ -74,9 +74,12 @@ export interface InstructionResult {
 
 type Side = 'simulator' | 'floor';
 
-async function countProcess(child: ChildServer<{ port: number }>, request: LoadRequest, options: InstructionOptions, outPrefix: string, label: string): Promise<CountedProcess> {
+async function countProcess(child: ChildServer<{ port: number }>, requests: LoadRequests, options: InstructionOptions, outPrefix: string, label: string): Promise<CountedProcess> {
+  // A mix is sent in turn, so a block of a multiple of its length holds each request alike.
+  const list = requestList(requests);
+  let next = 0;
   const send = async (): Promise<void> => {
-    const res = await requestOnce(child.info.port, request);
+    const res = await requestOnce(child.info.port, list[next++ % list.length]!);
     if (res.status !== 200) throw new Error(`${label}: answered ${res.status} ${res.body.slice(0, 300)}`);
   };
   try {
@@ -108,8 +111,7 @@ export async function runInstructionCase(ctx: BenchContext, c: ThroughputCase, o
     const request = c.request(first.info);
     let sample: FloorAnswer;
     try {
-      const res = await requestOnce(first.info.port, request);
-      if (res.status !== 200) throw new Error(`${c.title}: the simulator answered ${res.status} ${res.body.slice(0, 300)}`);
+      const res = await firstAnswers(c.title, first.info.port, request);
       sample = { status: res.status, contentType: res.contentType, body: res.body };
     } catch (error) {
       await first.stop();

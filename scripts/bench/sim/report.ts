@@ -4,6 +4,7 @@ import { describeLoad, type MachineCheck, type MachineInfo, type MachineLoad, ty
 import { SATURATED } from '../harness/load.ts';
 import { bytes, kilo, ms, pct, times } from '../harness/stats.ts';
 import type { CaseResult } from './cases.ts';
+import { constructRows } from './constructs.ts';
 import { WAITED_MS, type LatencyResult } from './realtime.ts';
 import type { ThroughputResult } from './throughput.ts';
 
@@ -92,6 +93,8 @@ export function describeResult(r: CaseResult): string[] {
       return [
         `${r.title}: ${bytes(r.bytesPerMessage)} each, ${bytes(r.beyondContent)} beyond content; ${bytes(r.beyondContentWithSearchIndex)} with the search index${r.exact ? '' : ' (no --expose-gc: approximate)'}`,
       ];
+    case 'constructs':
+      return [`${r.title} (${r.sends} sends each, median of the rounds):`, ...table(constructRows(r)).split('\n').map((line) => `  ${line}`)];
     case 'startup':
       return [
         `npm run simulator, spawn → first answer: ${ms(r.npm)} median (${r.npmRuns.map((x) => x.toFixed(0)).join(' ')}), CPU ${cpu(r.npmCpu)}; without npm ${ms(r.node)} (${r.nodeRuns.map((x) => x.toFixed(0)).join(' ')}), CPU ${cpu(r.nodeCpu)}`,
@@ -163,5 +166,6 @@ export function summaryTable(results: CaseResult[]): string {
     }
   }
   if (rest.length > 0) lines.push('', table(rest));
+  for (const r of results) if (r.kind === 'constructs') lines.push('', `${r.title}:`, table(constructRows(r)));
   return lines.join('\n');
 }

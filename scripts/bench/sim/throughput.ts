@@ -4,7 +4,7 @@
  * result is each round's ratio of rates and their median, with latencies, the CPU each side used
  * and whether the generator, rather than the floor, set the floor's pace.
  */
-import { alternate, bottleneck, measureLoad, type LoadRequest, type LoadRun } from '../harness/load.ts';
+import { alternate, bottleneck, measureLoad, requestList, type LoadRequest, type LoadRequests, type LoadRun } from '../harness/load.ts';
 import { median } from '../harness/stats.ts';
 import { startFloor, startSimulator, type BenchContext, type SimChild } from './context.ts';
 import type { SimInfo, SimSetup } from './simulator-child.ts';
@@ -15,7 +15,8 @@ export interface ThroughputCase {
   /** The series it belongs to (same request at several store sizes), if any. */
   series?: string;
   setup: SimSetup;
-  request(info: SimInfo): LoadRequest;
+  /** Several: each connection sends them in turn (the sends' mix of message contents). */
+  request(info: SimInfo): LoadRequests;
   /** Least acceptable ratio to the floor; null: none (read it beside its series). */
   target: number | null;
 }
@@ -73,6 +74,17 @@ export async function requestOnce(port: number, request: LoadRequest): Promise<{
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
 }
 
+/** Each request once (each must answer 200); the floor answers the first one's bytes to all. */
+export async function firstAnswers(title: string, port: number, requests: LoadRequests): Promise<{ status: number; contentType: string; body: string }> {
+  const answers = [];
+  for (const request of requestList(requests)) {
+    const answer = await requestOnce(port, request);
+    if (answer.status !== 200) throw new Error(`${title}: the simulator answered ${answer.status} ${answer.body.slice(0, 300)} to ${request.method} ${request.path} ${request.body ?? ''}`);
+    answers.push(answer);
+  }
+  return answers[0]!;
+}
+
 /** A request with Basic credentials of `email`, a form body when `form` is given. */
 export function requestAs(info: SimInfo, email: string, method: 'GET' | 'POST', path: string, form?: Record<string, string>): LoadRequest {
   const key = info.credentials[email];
@@ -88,8 +100,7 @@ export async function runThroughputCase(ctx: BenchContext, c: ThroughputCase, st
   const floor = await startFloor(ctx);
   try {
     const request = c.request(simulator.info);
-    const sample = await requestOnce(simulator.info.port, request);
-    if (sample.status !== 200) throw new Error(`${c.title}: the simulator answered ${sample.status} ${sample.body.slice(0, 300)}`);
+    const sample = await firstAnswers(c.title, simulator.info.port, request);
     await floor.setAnswer({ status: sample.status, contentType: sample.contentType, body: sample.body }, simulator.info.credentials);
     const servers = { floor, simulator };
     const warmUp = { ...ctx.load, seconds: 1 };

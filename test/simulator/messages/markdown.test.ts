@@ -59,6 +59,8 @@ const cases: [string, string, string][] = [
     '<div class="spoiler-block"><div class="spoiler-header">\n<p>Plot twist</p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>It was <strong>him</strong>.</p>\n</div></div>',
   ],
   ['bare domain is linked', 'see zulip.com', '<p>see <a href="http://zulip.com">zulip.com</a></p>'],
+  // Zulip's web link regex wants whitespace or the end (after optional punctuation) behind a URL: "<" is neither.
+  ['bare domain right before "<" is not linked', 'see zulip.com<', '<p>see zulip.com&lt;</p>'],
   ['bare email is not linked', 'mail hamlet@zulip.com', '<p>mail hamlet@zulip.com</p>'],
   ['named link', '[Zulip](https://zulip.com)', '<p><a href="https://zulip.com">Zulip</a></p>'],
   ['user mention', '@**King Hamlet** hi', '<p><span class="user-mention" data-user-id="10">@King Hamlet</span> hi</p>'],
