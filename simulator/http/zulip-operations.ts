@@ -104,7 +104,7 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'set-typing-status', method: 'POST', path: '/typing' },
   { operationId: 'set-typing-status-for-message-edit', method: 'POST', path: '/messages/{message_id}/typing' },
   // Mobile push and devices
-  { operationId: 'test-notify', method: 'POST', path: '/mobile_push/test_notification', notImplemented: 'not yet: the legacy (non-E2EE) test notification; POST /mobile_push/e2ee/test_notification is served' },
+  { operationId: 'test-notify', method: 'POST', path: '/mobile_push/test_notification' },
   { operationId: 'e2ee-test-notify', method: 'POST', path: '/mobile_push/e2ee/test_notification' },
   { operationId: 'register-push-device', method: 'POST', path: '/mobile_push/register' },
   { operationId: 'register-remote-push-device', method: 'POST', path: '/remotes/push/e2ee/register', notImplemented: "the push bouncer's own endpoint (servers call it, clients do not)" },

@@ -20,6 +20,7 @@ import { mutedUserRoutes } from './muted-users.ts';
 import { personalRoutes } from './personal.ts';
 import { presenceRoutes } from './presence.ts';
 import { pushRoutes } from './push.ts';
+import { pushTestRoutes } from './push-test.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { readReceiptRoutes } from './read-receipts.ts';
@@ -74,4 +75,5 @@ export const routes: readonly Route[] = [
   ...realmPlaygroundRoutes,
   ...realmUserDefaultsRoutes,
   ...emailInviteRoutes,
+  ...pushTestRoutes,
 ];
