@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   EXPECTATION_MISMATCH: 400,
   INVALID_VIDEO_CALL_PROVIDER_TOKEN: 400,
   CANNOT_ADMINISTER_CHANNEL: 400,
+  INVITATION_FAILED: 400,
   /** Not a Zulip code: only used for 404 on unknown paths, rendered with code BAD_REQUEST. */
   NOT_FOUND: 404,
   // Every code of the envelope schema, and no other (NOT_FOUND renders as BAD_REQUEST).

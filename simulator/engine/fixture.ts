@@ -265,6 +265,10 @@ function buildRealm(fixture: Fixture): Realm {
     allow_unauthenticated_user_list: r.allow_unauthenticated_user_list ?? false,
     jwt_key: r.jwt_key ?? null,
     password_auth_enabled: r.password_auth_enabled ?? true,
+    // A fixed UUID per realm id, so a seed realm's answers are the same on every run.
+    uuid: r.uuid ?? `00000000-0000-4000-8000-${String(r.id ?? 2).padStart(12, '0')}`,
+    password_min_length: r.password_min_length ?? 0,
+    password_min_guesses: r.password_min_guesses ?? 0,
     dev_auth_enabled: r.dev_auth_enabled ?? true,
     push_notifications_enabled: r.push_notifications_enabled ?? false,
     bot_storage_size_limit: r.bot_storage_size_limit ?? 10_000_000,
@@ -279,6 +283,8 @@ function buildRealm(fixture: Fixture): Realm {
     max_message_length: r.max_message_length ?? 10000,
     max_file_upload_size_mib: r.max_file_upload_size_mib ?? 25,
     linkifiers: (r.linkifiers ?? []).map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
+    playgrounds: [],
+    user_settings_defaults: {},
     emoji: new Map(),
     custom_profile_fields: [],
     default_stream_ids: new Set(),
@@ -302,8 +308,8 @@ function buildRealm(fixture: Fixture): Realm {
     emails_restricted_to_domains: false,
     enable_guest_user_dm_warning: true,
     enable_guest_user_indicator: true,
-    enable_read_receipts: false,
-    giphy_rating: 2,
+    enable_read_receipts: r.enable_read_receipts ?? false,
+    gif_rating_policy: 2,
     inline_image_preview: true,
     inline_url_embed_preview: false,
     invite_required: true,
@@ -558,6 +564,8 @@ export function loadFixture(fixture: Fixture, deps: Deps): State {
     const id = state.streamsByName.get(name.toLowerCase());
     if (id !== undefined) realm.default_stream_ids.add(id);
   }
+  // Last, so the fixture's own ids stay as given: only what comes next continues above the mark.
+  for (const [kind, last] of Object.entries(fixture.id_sequences ?? {})) reserveId(state, kind, last);
   return state;
 }
 

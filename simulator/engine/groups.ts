@@ -104,6 +104,7 @@ export const REALM_GROUP_SETTING_RULES: Readonly<Record<RealmGroupSetting, Realm
   can_summarize_topics_group: realmRule(open, 'role:everyone'),
   direct_message_initiator_group: realmRule(open, 'role:everyone'),
   direct_message_permission_group: realmRule(open, 'role:everyone'),
+  workplace_users_group: realmRule({ allowEveryone: false, allowNobody: false }, 'role:members'),
 };
 
 function ruleFor(setting: string): SettingRule {

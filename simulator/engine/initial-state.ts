@@ -20,6 +20,7 @@ import {
   unreadMsgsState,
 } from './messages/initial-state.ts';
 import { linkifiersForApi } from './linkifier-admin.ts';
+import { playgroundsForApi } from './realm-playgrounds.ts';
 import { mutedUsersRegisterState } from './muted-users.ts';
 import { navigationViewsRegisterState } from './navigation-views.ts';
 import { realmPresence } from './presence.ts';
@@ -92,7 +93,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   // Clients without linkifier_url_template cannot read the templates (Zulip sends them nothing).
   ['realm_linkifiers', (c) => ({ realm_linkifiers: c.capabilities.linkifier_url_template ? linkifiersForApi(c.engine) : [] })],
   ['realm_filters', () => ({ realm_filters: [] })],
-  ['realm_playgrounds', () => ({ realm_playgrounds: [] })],
+  ['realm_playgrounds', (c) => ({ realm_playgrounds: playgroundsForApi(c.engine) })],
   // No billing is simulated: nobody has a sponsorship request pending.
   ['realm_billing', () => ({ realm_billing: { has_pending_sponsorship_request: false } })],
   ['realm_user_groups', (c) => userGroupsRegisterState(c.engine, { includeDeactivatedGroups: c.capabilities.include_deactivated_groups })],
@@ -127,7 +128,6 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['video_calls', (c) => videoCallsRegisterState(c.engine, c.user)],
   // The server's GIPHY key: none configured.
   ['giphy', () => ({ giphy_api_key: '' })],
-  ['push_device', () => ({ push_devices: {} })],
   ['stop_words', () => ({ stop_words: [] })],
   ['realm_embedded_bots', () => embeddedBotsRegisterState()],
   ['realm_incoming_webhook_bots', () => ({ realm_incoming_webhook_bots: [] })],

@@ -4,13 +4,14 @@
  * one, and the invites_changed events administrators (and the link's creator) receive. Expiry
  * follows the injected clock.
  */
-import { activeUsers, canAccessStreamContent, isAdmin, isModerator, isOwner, nowSeconds, type Engine } from './core.ts';
+import { isAdmin, isOwner, nowSeconds, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
-import { effect, outcome, type Effect, type Outcome } from './events.ts';
+import { outcome, type Effect, type Outcome } from './events.ts';
 import { hasRealmGroupPermission } from './groups.ts';
 import { ROLE, nextId, type MultiuseInvite, type Role, type UserRecord } from './state.ts';
-import { canAddSubscribers } from './subscriptions.ts';
 import { accessGroupForUpdate } from './user-groups.ts';
+import { expireEmailInvitesBy, listEmailInvites, type EmailInviteDict } from './email-invites.ts';
+import { accessStreamsForInvite, checkInviteRole, invitesChanged } from './invite-rules.ts';
 
 /** INVITATION_LINK_VALIDITY_DAYS (10) in minutes: the default lifetime of a link. */
 export const INVITATION_LINK_VALIDITY_MINUTES = 14_400;
@@ -46,45 +47,6 @@ export interface InviteDict {
 
 function inviteLink(engine: Engine, invite: MultiuseInvite): string {
   return `${engine.state.realm.url}/join/${invite.key}/`;
-}
-
-/**
- * notify_invites_changed: every administrator and owner, bots included, and the creator of the
- * invitation that changed.
- */
-function invitesChanged(engine: Engine, referrerId?: number): Effect {
-  const admins = activeUsers(engine).filter(isAdmin).map((u) => u.id);
-  return effect({ type: 'invites_changed' }, referrerId === undefined ? admins : [...admins, referrerId]);
-}
-
-/**
- * The role bound. Owners are invited by owners only (`Must be an organization owner`) and
- * administrators by administrators. For moderators the project's specification ("roles equal to
- * or more restricted than its own") lets a moderator invite moderators, where Zulip's code asks for
- * an administrator; the refusal reads the same either way.
- */
-function checkInviteRole(actor: UserRecord, invitedAs: Role): void {
-  if (invitedAs === ROLE.owner && !isOwner(actor)) throw ChatError.ownerRequired();
-  const allowed = invitedAs === ROLE.moderator ? isModerator(actor) : invitedAs > ROLE.moderator || isAdmin(actor);
-  if (!allowed) throw ChatError.badRequest('Must be an organization administrator');
-}
-
-/**
- * access_streams_for_invite: each channel must be one the creator can read (first failing id
- * named), then one they may add subscribers to, unless it is a default channel.
- */
-function accessStreamsForInvite(engine: Engine, actor: UserRecord, streamIds: readonly number[]): void {
-  const streams = streamIds.map((id) => {
-    const stream = engine.state.streams.get(id);
-    if (!stream || stream.is_archived || !canAccessStreamContent(engine, actor, stream)) {
-      throw ChatError.badRequest(`Invalid channel ID ${id}. No invites were sent.`);
-    }
-    return stream;
-  });
-  const defaults = engine.state.realm.default_stream_ids;
-  if (streams.some((s) => !defaults.has(s.id) && !canAddSubscribers(engine, actor, s))) {
-    throw ChatError.badRequest('You do not have permission to subscribe other users to channels.');
-  }
 }
 
 /**
@@ -129,8 +91,12 @@ function isValid(invite: MultiuseInvite, now: number): boolean {
   return !invite.revoked && (invite.expiry_date === null || invite.expiry_date > now);
 }
 
-/** GET /invites (do_get_invites_controlled_by_user): every valid link for administrators, one's own otherwise. */
-export function listInvites(engine: Engine, user: UserRecord): InviteDict[] {
+/** GET /invites (do_get_invites_controlled_by_user): every valid invitation for administrators, one's own otherwise; email invitations first. */
+export function listInvites(engine: Engine, user: UserRecord): (InviteDict | EmailInviteDict)[] {
+  return [...listEmailInvites(engine, user), ...listMultiuseInvites(engine, user)];
+}
+
+function listMultiuseInvites(engine: Engine, user: UserRecord): InviteDict[] {
   const now = nowSeconds(engine);
   return [...engine.state.invites.values()]
     .filter((invite) => isValid(invite, now) && (isAdmin(user) || invite.referred_by === user.id))
@@ -171,5 +137,6 @@ export function expireInvitesBy(engine: Engine, user: UserRecord): Effect[] {
   const now = nowSeconds(engine);
   const mine = [...engine.state.invites.values()].filter((invite) => invite.referred_by === user.id && isValid(invite, now));
   for (const invite of mine) invite.expiry_date = now;
-  return mine.length > 0 ? [invitesChanged(engine)] : [];
+  const emailInvites = expireEmailInvitesBy(engine, user);
+  return mine.length > 0 || emailInvites ? [invitesChanged(engine)] : [];
 }

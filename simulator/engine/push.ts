@@ -108,3 +108,31 @@ export function sendE2eeTestNotification(engine: Engine, user: UserRecord, devic
   );
   return outcome({});
 }
+
+/**
+ * POST /mobile_push/test_notification (send_test_push_notification_api): a test push to the
+ * caller's legacy token named by `token`, or to every one they registered (none: 400, as an
+ * unknown token is).
+ */
+export function sendTestNotification(engine: Engine, user: UserRecord, token?: string): Outcome<Record<string, never>> {
+  const mine = engine.state.pushTokens.filter((t) => t.userId === user.id);
+  const targets = token === undefined ? mine : mine.filter((t) => t.token === token).slice(0, 1);
+  if (token !== undefined && targets.length === 0) throw new ChatError('INVALID_PUSH_DEVICE_TOKEN', 'Device not recognized');
+  if (targets.length === 0) throw new ChatError('NO_ACTIVE_PUSH_DEVICE', 'No active registered push device');
+  const failure = takePushServiceFailure(engine);
+  if (failure !== null) throw pushServiceError(failure);
+  const realm = engine.state.realm;
+  const time = nowSeconds(engine);
+  recordPushes(
+    engine,
+    targets.map((t) => ({
+      userId: user.id,
+      // Legacy tokens belong to no registered client device.
+      deviceId: 0,
+      tokenKind: t.kind,
+      payload: { event: 'test', realm_url: realm.url, realm_name: realm.name, user_id: user.id, time },
+      timestamp: time,
+    })),
+  );
+  return outcome({});
+}

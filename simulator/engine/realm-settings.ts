@@ -35,8 +35,8 @@ export const VIDEO_CHAT_PROVIDERS = {
   big_blue_button: { name: 'BigBlueButton', id: 4 },
 } as const;
 
-/** Realm.GIPHY_RATING_OPTIONS ids: disabled, Y, G, PG, PG-13, R. */
-const GIPHY_RATINGS = new Set([0, 1, 2, 3, 4, 5]);
+/** Realm.GIF_RATING_POLICY_OPTIONS ids: disabled, Y, G, PG, PG-13, R (named giphy_rating before feature level 453). */
+const GIF_RATING_POLICIES = new Set([0, 1, 2, 3, 4, 5]);
 
 /** Zulip's OrgTypeEnum values. */
 export const ORG_TYPES: ReadonlySet<number> = new Set([0, 10, 20, 30, 35, 40, 50, 60, 70, 80, 90, 100, 1000]);
@@ -60,7 +60,7 @@ export const REALM_PROPERTIES = [
   'enable_guest_user_indicator',
   'enable_read_receipts',
   'enable_spectator_access',
-  'giphy_rating',
+  'gif_rating_policy',
   'inline_image_preview',
   'inline_url_embed_preview',
   'invite_required',
@@ -241,8 +241,8 @@ function checkUpdate(engine: Engine, actor: UserRecord, u: RealmUpdate): Checked
   if (p.video_chat_provider !== undefined && !providers.has(p.video_chat_provider as number)) {
     throw ChatError.badRequest(`Invalid video_chat_provider ${String(p.video_chat_provider)}`);
   }
-  if (p.giphy_rating !== undefined && !GIPHY_RATINGS.has(p.giphy_rating as number)) {
-    throw ChatError.badRequest(`Invalid giphy_rating ${String(p.giphy_rating)}`);
+  if (p.gif_rating_policy !== undefined && !GIF_RATING_POLICIES.has(p.gif_rating_policy as number)) {
+    throw ChatError.badRequest(`Invalid gif_rating_policy ${String(p.gif_rating_policy)}`);
   }
   const parsed = new Map<RealmProperty, unknown>();
   if (p.message_retention_days !== undefined) {

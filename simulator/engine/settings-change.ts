@@ -10,7 +10,8 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { presenceEnabledChanged } from './presence.ts';
 import { avatarChangeEvents } from './users.ts';
 import { EMAIL_VISIBILITY, type UserRecord } from './state.ts';
-import { changeFullName, checkFullName, isValidEmail, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, userByDeliveryEmail } from './user-admin.ts';
+import { changeFullName, checkFullName, isValidEmail, PASSWORD_MAX_LENGTH, userByDeliveryEmail } from './user-admin.ts';
+import { isStrongEnough } from './passwords.ts';
 import { LANGUAGES, NOTIFICATION_SOUNDS, USER_SETTINGS, settingValue, type SettingSpec, type SettingValue } from './user-settings.ts';
 
 /** Longest email batching period (one week), Zulip's limit. */
@@ -37,7 +38,7 @@ function isKnownTimezone(name: string): boolean {
 }
 
 /** The checks json_change_settings makes beyond a value's type and allowed values. */
-function checkSettingValue(name: string, value: SettingValue): void {
+export function checkSettingValue(name: string, value: SettingValue): void {
   switch (name) {
     case 'default_language':
       if (!Object.hasOwn(LANGUAGES, value as string)) throw ChatError.badRequest('Invalid default_language');
@@ -76,7 +77,7 @@ export function changeSettings(
     // Compared even when the account has no password (a stand-in), so both failures take as long.
     const matches = secretsEqual(user.password ?? '\u0000no password\u0000', p.oldPassword ?? '');
     if (!realm.password_auth_enabled || user.password === null || !matches) throw ChatError.badRequest('Wrong password!');
-    if (p.newPassword.length < PASSWORD_MIN_LENGTH || p.newPassword.length > PASSWORD_MAX_LENGTH) {
+    if (!isStrongEnough(realm, p.newPassword) || p.newPassword.length > PASSWORD_MAX_LENGTH) {
       throw ChatError.badRequest('New password is too weak!');
     }
   }

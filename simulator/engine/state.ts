@@ -65,6 +65,11 @@ export interface Realm extends RealmGroupSettings {
   /** Whether JSON web tokens are accepted; null disables JWT login. */
   jwt_key: string | null;
   password_auth_enabled: boolean;
+  /** The realm's UUID (Realm.uuid, feature level 466). */
+  uuid: string;
+  /** The server's PASSWORD_MIN_LENGTH (code points) and PASSWORD_MIN_GUESSES (zxcvbn's estimate); 0 and 0 on Zulip's development server. */
+  password_min_length: number;
+  password_min_guesses: number;
   /** Whether this is the development server (dev_fetch_api_key and dev_list_users work). */
   dev_auth_enabled: boolean;
   /** Most characters (keys plus values) one bot may keep in its storage (Zulip's USER_STATE_SIZE_LIMIT). */
@@ -87,6 +92,10 @@ export interface Realm extends RealmGroupSettings {
   max_file_upload_size_mib: number;
   /** Realm linkifiers in definition order (Zulip applies earlier ones first). */
   linkifiers: { id: number; pattern: string; url_template: string }[];
+  /** RealmUserDefault: the settings new accounts start with, where the realm changed them (email visibility excepted: email_address_visibility). */
+  user_settings_defaults: Record<string, boolean | number | string>;
+  /** Code playgrounds (RealmPlayground), in creation order. */
+  playgrounds: { id: number; name: string; pygments_language: string; url_template: string }[];
   emoji: Map<string, RealmEmoji>;
   custom_profile_fields: CustomProfileField[];
   default_stream_ids: Set<number>;
@@ -120,7 +129,7 @@ export interface Realm extends RealmGroupSettings {
   enable_guest_user_indicator: boolean;
   enable_read_receipts: boolean;
   /** 0 disabled, 1 Y, 2 G, 3 PG, 4 PG-13, 5 R. */
-  giphy_rating: number;
+  gif_rating_policy: number;
   inline_image_preview: boolean;
   inline_url_embed_preview: boolean;
   invite_required: boolean;
@@ -179,6 +188,8 @@ export const REALM_GROUP_SETTINGS = [
   'can_summarize_topics_group',
   'direct_message_initiator_group',
   'direct_message_permission_group',
+  /** Who counts as a workplace user for billing (feature level 477). */
+  'workplace_users_group',
 ] as const;
 export type RealmGroupSetting = (typeof REALM_GROUP_SETTINGS)[number];
 export type RealmGroupSettings = Record<RealmGroupSetting, GroupSettingValue>;
@@ -282,6 +293,23 @@ export interface UserGroup {
 }
 
 /** A reusable invitation link (Zulip's MultiuseInvite with its Confirmation). */
+/** An email invitation (PreregistrationUser with referred_by). */
+export interface EmailInvite {
+  id: number;
+  email: string;
+  referred_by: number;
+  invited_as: Role;
+  stream_ids: number[];
+  group_ids: number[];
+  include_realm_default_subscriptions: boolean;
+  notify_referrer_on_join: boolean;
+  welcome_message_custom_text: string | null;
+  /** Unix seconds of the last (re)sending. */
+  date_sent: number;
+  /** Unix seconds; null never expires. */
+  expiry_date: number | null;
+}
+
 export interface MultiuseInvite {
   id: number;
   /** The confirmation key of the link `{realm url}/join/{key}/`. */
@@ -563,6 +591,8 @@ export interface State {
   userGroups: Map<number, UserGroup>;
   /** Reusable invitation links by id (revoked ones kept, as upstream). */
   invites: Map<number, MultiuseInvite>;
+  /** Email invitations by id (a revoked one is gone, as do_revoke_user_invite deletes it). */
+  emailInvites: Map<number, EmailInvite>;
   counters: Record<string, number>;
   messages: MessageStore;
   outbox: OutboxEmail[];
@@ -628,6 +658,7 @@ export function emptyState(realm: Realm): State {
     subscriptions: new Map(),
     userGroups: new Map(),
     invites: new Map(),
+    emailInvites: new Map(),
     counters: {},
     messages: createMessageStore(),
     outbox: [],

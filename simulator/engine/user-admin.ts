@@ -11,6 +11,7 @@ import {
   getStreamById,
   isAdmin,
   isOwner,
+  isSystemBotEmail,
   nowSeconds,
   subscribersOf,
   userIdsWhoCanAccessUser,
@@ -20,6 +21,7 @@ import { botOwnerChangeEvents, botOwnerUserIds, checkCanCreateBot } from './bot-
 import { formatStream } from './channels.ts';
 import { updateProfileData, type ProfileDataChange } from './custom-profile-fields.ts';
 import { randomApiKey } from './deps.ts';
+import { isStrongEnough } from './passwords.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { addUserToIndexes } from './fixture.ts';
@@ -44,8 +46,7 @@ import { groupSettingForApi } from './groups.ts';
 export const MAX_NAME_LENGTH = 100;
 /** UserProfile.NAME_INVALID_CHARS: characters that would break mention syntax. */
 const NAME_INVALID_CHARS = ['*', '`', '\\', '>', '"', '@'];
-/** Shortest password accepted (the realm bundle's password_min_length). */
-export const PASSWORD_MIN_LENGTH = 6;
+/** RegistrationForm.MAX_PASSWORD_LENGTH. */
 export const PASSWORD_MAX_LENGTH = 100;
 
 export const ROLES: readonly Role[] = [ROLE.owner, ROLE.administrator, ROLE.moderator, ROLE.member, ROLE.guest];
@@ -75,27 +76,8 @@ export function checkFullName(engine: Engine, raw: string, self: UserRecord | nu
   return name;
 }
 
-/**
- * Django's EmailValidator, in short: a dot-atom local part and a dotted domain whose last label
- * is letters (or `localhost`, or an IP literal in brackets).
- */
-const EMAIL_LOCAL = /^[-!#$%&'*+/=?^_`{}|~0-9a-z]+(?:\.[-!#$%&'*+/=?^_`{}|~0-9a-z]+)*$/i;
-const EMAIL_DOMAIN = /^(?:(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}|localhost|\[[0-9a-f:.]+\])$/i;
-
-export function isValidEmail(email: string): boolean {
-  const at = email.lastIndexOf('@');
-  if (at <= 0 || at === email.length - 1) return false;
-  const local = email.slice(0, at);
-  const domain = email.slice(at + 1);
-  return local.length <= 64 && EMAIL_LOCAL.test(local) && EMAIL_DOMAIN.test(domain) && !domain.endsWith('-');
-}
-
-/** get_user_by_delivery_email: any account of the realm with that real address (case-insensitive), bots and deactivated ones included. */
-export function userByDeliveryEmail(engine: Engine, email: string): UserRecord | undefined {
-  const key = email.trim().toLowerCase();
-  for (const u of engine.state.users.values()) if (!u.is_system_bot && u.delivery_email.toLowerCase() === key) return u;
-  return undefined;
-}
+export { isValidEmail, userByDeliveryEmail } from './emails.ts';
+import { isValidEmail, userByDeliveryEmail } from './emails.ts';
 
 export interface NewAccount {
   email: string;
@@ -115,6 +97,8 @@ export function addAccount(engine: Engine, account: NewAccount): UserRecord {
   const state = engine.state;
   const id = nextId(state, 'user');
   const bot = account.bot;
+  // copy_default_settings: the realm's RealmUserDefault changes.
+  const { presence_enabled: presence, enable_drafts_synchronization: drafts, ...startWith } = state.realm.user_settings_defaults;
   const visibility = bot ? EMAIL_VISIBILITY.everyone : state.realm.email_address_visibility;
   const user: UserRecord = {
     id,
@@ -140,15 +124,15 @@ export function addAccount(engine: Engine, account: NewAccount): UserRecord {
     profile_data_rendered: new Map(),
     recipient_id: nextId(state, 'recipient'),
     videocall_token: null,
-    presence_enabled: true,
-    enable_drafts_synchronization: true,
+    presence_enabled: (presence ?? true) as boolean,
+    enable_drafts_synchronization: (drafts ?? true) as boolean,
     can_create_users: false,
     default_sending_stream_id: bot?.defaultSendingStreamId ?? null,
     default_events_register_stream_id: bot?.defaultEventsRegisterStreamId ?? null,
     default_all_public_streams: bot?.defaultAllPublicStreams ?? false,
     bot_services: [],
     bot_config: {},
-    settings: {},
+    settings: { ...startWith },
   };
   addUserToIndexes(state, user);
   return user;
@@ -192,8 +176,10 @@ export function createUser(engine: Engine, actor: UserRecord, p: CreateUserParam
   const fullName = checkFullName(engine, p.fullName, null);
   const email = p.email.trim();
   if (!isValidEmail(email)) throw ChatError.badRequest('Bad name or username');
+  // get_existing_user_errors, verbose: the system bots live in another realm, but their addresses stay theirs.
+  if (isSystemBotEmail(engine, email)) throw ChatError.badRequest(`${email} is reserved for system bots`);
   if (userByDeliveryEmail(engine, email)) throw ChatError.badRequest(`Email '${p.email}' already in use`);
-  if (p.password.length < PASSWORD_MIN_LENGTH || p.password.length > PASSWORD_MAX_LENGTH) {
+  if (!isStrongEnough(engine.state.realm, p.password) || p.password.length > PASSWORD_MAX_LENGTH) {
     throw ChatError.badRequest('The password is too weak.');
   }
 

@@ -232,6 +232,7 @@ export function legacyNotificationSettingsState(_engine: Engine, user: UserRecor
 export function realmUserSettingsDefaultsState(engine: Engine): Record<string, unknown> {
   const defaults: Record<string, unknown> = {};
   for (const spec of USER_SETTINGS) if (spec.name !== 'timezone') defaults[spec.name] = spec.default;
+  Object.assign(defaults, engine.state.realm.user_settings_defaults);
   defaults.email_address_visibility = engine.state.realm.email_address_visibility;
   return {
     realm_user_settings_defaults: { ...defaults, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: NOTIFICATION_SOUNDS },

@@ -36,7 +36,7 @@ describe('POST /bots', () => {
       {
         result: 'success',
         msg: '',
-        user_id: 19,
+        user_id: 24,
         api_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
         avatar_url: expect.stringContaining('https://secure.gravatar.com/avatar/'),
         default_sending_stream: null,
@@ -44,10 +44,10 @@ describe('POST /bots', () => {
         default_all_public_streams: false,
       },
     ]);
-    const user = (await s.request({ method: 'GET', path: '/api/v1/users/19', as: ID.othello })).body.user;
+    const user = (await s.request({ method: 'GET', path: '/api/v1/users/24', as: ID.othello })).body.user;
     expect(user).toMatchObject({ email: 'helper-bot@zulip.testserver', delivery_email: 'helper-bot@zulip.testserver', is_bot: true, bot_type: 1, bot_owner_id: ID.hamlet, role: 400 });
     const me = await s.request({ method: 'GET', path: '/api/v1/users/me', headers: { authorization: basicAuth('helper-bot@zulip.testserver', res.body.api_key) } });
-    expect(me.body).toMatchObject({ user_id: 19, is_bot: true });
+    expect(me.body).toMatchObject({ user_id: 24, is_bot: true });
   });
 
   it('tells everyone of the new account, and the owner and administrators of the bot', async () => {
@@ -60,18 +60,18 @@ describe('POST /bots', () => {
       ['realm_bot', 'add'],
     ]);
     // Everyone active (the new bot has no queue yet).
-    expect(events[0]!.users).toEqual(everyoneActive(s).filter((id) => id !== 19));
+    expect(events[0]!.users).toEqual(everyoneActive(s).filter((id) => id !== 24));
     expect(events[3]).toEqual({
       event: {
         type: 'realm_bot',
         op: 'add',
         bot: {
           email: 'helper-bot@zulip.testserver',
-          user_id: 19,
+          user_id: 24,
           full_name: 'Helper',
           bot_type: 1,
           is_active: true,
-          api_key: s.engine.state.users.get(19)!.api_key,
+          api_key: s.engine.state.users.get(24)!.api_key,
           default_sending_stream: null,
           default_events_register_stream: null,
           default_all_public_streams: false,
@@ -89,7 +89,7 @@ describe('POST /bots', () => {
     const events = await eventsOf(s, () => create(s, { full_name: 'Out', short_name: 'out', bot_type: 3, payload_url: HOOK, interface_type: 2 }));
     const bot = events.find((e) => e.event.type === 'realm_bot')!.event.bot;
     expect(bot.services).toEqual([{ base_url: 'https://example.com/hook', interface: 2, token: expect.stringMatching(/^[A-Za-z0-9]{32}$/) }]);
-    expect(s.engine.state.users.get(19)!.bot_services[0]!.name).toBe('out');
+    expect(s.engine.state.users.get(24)!.bot_services[0]!.name).toBe('out');
   });
 
   it('creates embedded bots from the ones Zulip ships, where the server enables them', async () => {
@@ -162,10 +162,10 @@ describe('/register realm_bots', () => {
     const register = (as: number) => s.request({ method: 'POST', path: '/api/v1/register', as, body: { fetch_event_types: ['realm_bot'] } });
     const mine = (await register(ID.hamlet)).body.realm_bots;
     expect(mine).toEqual([
-      expect.objectContaining({ user_id: 19, default_sending_stream: 'Denmark', owner_id: ID.hamlet, services: [expect.objectContaining({ base_url: 'https://example.com/hook', interface: 1 })] }),
+      expect.objectContaining({ user_id: 24, default_sending_stream: 'Denmark', owner_id: ID.hamlet, services: [expect.objectContaining({ base_url: 'https://example.com/hook', interface: 1 })] }),
     ]);
     const all = (await register(ID.iago)).body.realm_bots.map((b: { user_id: number }) => b.user_id);
-    expect(all).toEqual([ID.defaultBot, ID.webhookBot, ID.outgoingBot, 19]);
+    expect(all).toEqual([ID.defaultBot, ID.webhookBot, ID.outgoingBot, 24]);
   });
 });
 
@@ -224,7 +224,7 @@ describe('GET /bots', () => {
     ]);
     expect(Object.keys(bots[0])).toEqual(['username', 'full_name', 'api_key', 'avatar_url', 'default_sending_stream', 'default_events_register_stream', 'default_all_public_streams']);
     expect((await listBots(s, ID.desdemona)).bots.map((b: { username: string }) => b.username)).toEqual(['default-bot@zulip.com']);
-    await s.request({ method: 'DELETE', path: '/api/v1/bots/19', as: ID.hamlet });
+    await s.request({ method: 'DELETE', path: '/api/v1/bots/24', as: ID.hamlet });
     expect((await listBots(s)).bots.map((b: { username: string }) => b.username)).toEqual(['two-bot@zulip.testserver']);
   });
 });
@@ -304,12 +304,12 @@ describe('PATCH /bots/{bot_id}', () => {
   it("changes an outgoing webhook's endpoint and an embedded bot's configuration", async () => {
     const s = sim();
     await create(s, { full_name: 'Out', short_name: 'out', bot_type: 3, payload_url: HOOK });
-    const events = await eventsOf(s, () => patch(s, 19, { service_payload_url: '"https://example.org/new"', service_interface: 2 }));
-    expect(events[0]!.event.bot).toEqual({ user_id: 19, services: [{ base_url: 'https://example.org/new', interface: 2, token: s.engine.state.users.get(19)!.bot_services[0]!.token }] });
-    expect((await patch(s, 19, { service_payload_url: HOOK, service_interface: 9 })).body).toEqual(error('Invalid interface type'));
+    const events = await eventsOf(s, () => patch(s, 24, { service_payload_url: '"https://example.org/new"', service_interface: 2 }));
+    expect(events[0]!.event.bot).toEqual({ user_id: 24, services: [{ base_url: 'https://example.org/new', interface: 2, token: s.engine.state.users.get(24)!.bot_services[0]!.token }] });
+    expect((await patch(s, 24, { service_payload_url: HOOK, service_interface: 9 })).body).toEqual(error('Invalid interface type'));
     await create(s, { full_name: 'Emb', short_name: 'emb', bot_type: 4, service_name: 'converter' });
-    const config = await eventsOf(s, () => patch(s, 20, { config_data: { key: 'value' } }));
-    expect(config[0]!.event.bot).toEqual({ user_id: 20, services: [{ config_data: { key: 'value' } }] });
+    const config = await eventsOf(s, () => patch(s, 25, { config_data: { key: 'value' } }));
+    expect(config[0]!.event.bot).toEqual({ user_id: 25, services: [{ config_data: { key: 'value' } }] });
   });
 
   it('changes a role under the same rules as users', async () => {

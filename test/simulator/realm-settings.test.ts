@@ -75,13 +75,13 @@ describe('PATCH /realm: success and events', () => {
   test('booleans and integers are echoed with their new value; several settings in one request, in Zulip’s order', async () => {
     const s = sim();
     const events = await eventsOf(s, async () => {
-      const res = await patchRealm(s, IAGO, { video_chat_provider: '0', enable_read_receipts: 'true', digest_weekday: '4' });
-      expect(res.body).toEqual({ result: 'success', msg: '', digest_weekday: 4, enable_read_receipts: true, video_chat_provider: 0 });
+      const res = await patchRealm(s, IAGO, { video_chat_provider: '0', enable_read_receipts: 'false', digest_weekday: '4' });
+      expect(res.body).toEqual({ result: 'success', msg: '', digest_weekday: 4, enable_read_receipts: false, video_chat_provider: 0 });
       expect(Object.keys(res.body)).toEqual(['result', 'msg', 'digest_weekday', 'enable_read_receipts', 'video_chat_provider']);
     });
     expect(events.map((e) => e.event)).toEqual([
       { type: 'realm', op: 'update', property: 'digest_weekday', value: 4 },
-      { type: 'realm', op: 'update', property: 'enable_read_receipts', value: true },
+      { type: 'realm', op: 'update', property: 'enable_read_receipts', value: false },
       { type: 'realm', op: 'update', property: 'video_chat_provider', value: 0 },
     ]);
   });
@@ -301,7 +301,7 @@ describe('PATCH /realm: validation errors', () => {
     ['a boolean of the wrong type', { enable_read_receipts: '1' }, 'enable_read_receipts is not a boolean'],
     ['an unknown language', { default_language: 'xx' }, "Invalid language 'xx'"],
     ['a video provider the server lacks', { video_chat_provider: '3' }, 'Invalid video_chat_provider 3'],
-    ['a GIPHY rating out of range', { giphy_rating: '9' }, 'Invalid giphy_rating 9'],
+    ['a GIPHY rating out of range', { gif_rating_policy: '9' }, 'Invalid gif_rating_policy 9'],
     ['a weekday out of range', { digest_weekday: '7' }, 'Invalid digest_weekday'],
     ['an unknown topics policy', { topics_policy: 'empty_topic_only' }, 'Invalid topics_policy'],
     ['an unknown history policy', { message_edit_history_visibility_policy: 'some' }, 'Invalid message_edit_history_visibility_policy'],

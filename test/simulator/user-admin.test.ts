@@ -16,6 +16,9 @@ async function eventsOf(s: Simulator, action: () => Promise<unknown>) {
 const everyoneActive = (s: Simulator) =>
   [...s.engine.state.users.values()].filter((u) => u.is_active && !u.is_system_bot).map((u) => u.id).sort((a, b) => a - b);
 
+/** Zulip's test database holds users 19-23 in its other realms: realm zulip's next user is 24. */
+const NEW_ID = 24;
+
 const NEW_USER = { email: 'newbie@zulip.com', password: 'a-long-password', full_name: 'New Bie' };
 
 function create(s: Simulator, body: Record<string, unknown> = NEW_USER, as: number = ID.iago) {
@@ -36,10 +39,10 @@ describe('POST /users', () => {
   it('creates a member with the realm defaults, who can log in, subscribed to the default channels', async () => {
     const s = sim();
     const res = await create(s);
-    expect([res.status, res.body]).toEqual([200, { result: 'success', msg: '', user_id: 19 }]);
-    expect(await getUser(s, 19)).toMatchObject({
-      user_id: 19,
-      email: 'user19@zulip.testserver',
+    expect([res.status, res.body]).toEqual([200, { result: 'success', msg: '', user_id: NEW_ID }]);
+    expect(await getUser(s, NEW_ID)).toMatchObject({
+      user_id: NEW_ID,
+      email: `user${NEW_ID}@zulip.testserver`,
       delivery_email: 'newbie@zulip.com',
       full_name: 'New Bie',
       role: 400,
@@ -49,10 +52,10 @@ describe('POST /users', () => {
       date_joined: new Date(NOW * 1000).toISOString().slice(0, 16) + '+00:00',
       profile_data: {},
     });
-    expect((await getUser(s, 19, ID.hamlet)).delivery_email).toBeNull();
+    expect((await getUser(s, NEW_ID, ID.hamlet)).delivery_email).toBeNull();
     const login = await s.request({ method: 'POST', path: '/api/v1/fetch_api_key', as: null, body: { username: 'newbie@zulip.com', password: 'a-long-password' } });
-    expect(login.body).toMatchObject({ result: 'success', user_id: 19, email: 'newbie@zulip.com' });
-    const subs = await s.request({ method: 'GET', path: '/api/v1/users/me/subscriptions', as: 19 });
+    expect(login.body).toMatchObject({ result: 'success', user_id: NEW_ID, email: 'newbie@zulip.com' });
+    const subs = await s.request({ method: 'GET', path: '/api/v1/users/me/subscriptions', as: NEW_ID });
     expect(subs.body.subscriptions.map((x: { name: string }) => x.name)).toEqual(['Verona']);
   });
 
@@ -62,22 +65,22 @@ describe('POST /users', () => {
     const events = createUser(s.engine, s.engine.state.users.get(ID.iago)!, { email: NEW_USER.email, password: NEW_USER.password, fullName: NEW_USER.full_name }).events.map(
       (e) => ({ event: e.event as Record<string, any>, users: e.users }),
     );
-    const others = everyoneActive(s).filter((id) => id !== 19);
+    const others = everyoneActive(s).filter((id) => id !== NEW_ID);
     const admins: number[] = [ID.desdemona, ID.iago];
     const adds = events.filter((e) => e.event.type === 'realm_user');
     expect(adds.map((e) => [e.event.op, e.event.person.delivery_email, e.users])).toEqual([
-      ['add', 'newbie@zulip.com', [...admins, 19]],
-      ['add', null, everyoneActive(s).filter((id) => !admins.includes(id) && id !== 19)],
+      ['add', 'newbie@zulip.com', [...admins, NEW_ID]],
+      ['add', null, everyoneActive(s).filter((id) => !admins.includes(id) && id !== NEW_ID)],
     ]);
-    expect(adds[0]!.event.person).toMatchObject({ user_id: 19, is_active: true, full_name: 'New Bie', role: 400, profile_data: {}, avatar_url: expect.stringContaining('gravatar') });
+    expect(adds[0]!.event.person).toMatchObject({ user_id: NEW_ID, is_active: true, full_name: 'New Bie', role: 400, profile_data: {}, avatar_url: expect.stringContaining('gravatar') });
     const groups = s.engine.state.realm.system_groups;
     expect(events.filter((e) => e.event.type === 'user_group').map((e) => [e.event.op, e.event.group_id, e.event.user_ids, e.users])).toEqual([
-      ['add_members', groups['role:members'], [19], everyoneActive(s)],
-      ['add_members', groups['role:fullmembers'], [19], everyoneActive(s)],
+      ['add_members', groups['role:members'], [NEW_ID], everyoneActive(s)],
+      ['add_members', groups['role:fullmembers'], [NEW_ID], everyoneActive(s)],
     ]);
     const subscription = events.filter((e) => e.event.type === 'subscription');
     expect(subscription.map((e) => [e.event.op, e.users])).toEqual([
-      ['add', [19]],
+      ['add', [NEW_ID]],
       ['peer_add', others],
     ]);
     expect(subscription[0]!.event.subscriptions.map((x: { name: string }) => x.name)).toEqual(['Verona']);
@@ -116,7 +119,7 @@ describe('POST /users', () => {
   it('trims the name, and accepts 100 code points of any script', async () => {
     const s = sim();
     expect((await create(s, { ...NEW_USER, full_name: '  Ünïcode  ' })).status).toBe(200);
-    expect((await getUser(s, 19)).full_name).toBe('Ünïcode');
+    expect((await getUser(s, NEW_ID)).full_name).toBe('Ünïcode');
     expect((await create(s, { ...NEW_USER, email: 'long@zulip.com', full_name: 'शि'.repeat(50) })).status).toBe(200);
   });
 
@@ -128,44 +131,89 @@ describe('POST /users', () => {
     expect((await create(sim(), { ...NEW_USER, full_name: 'King Hamlet' })).status).toBe(200);
   });
 
-  it('refuses a malformed address, one in use (in any case), and a weak password, in that order', async () => {
+  it('refuses a malformed address, a system bot\'s, one in use (in any case), and an empty password, in that order', async () => {
     const s = sim();
     expect((await create(s, { ...NEW_USER, email: 'not-an-email' })).body).toEqual(error('Bad name or username'));
     expect((await create(s, { ...NEW_USER, email: 'a@b' })).body).toEqual(error('Bad name or username'));
-    expect((await create(s, { ...NEW_USER, email: 'HAMLET@zulip.com', password: 'x' })).body).toEqual(error("Email 'HAMLET@zulip.com' already in use"));
+    expect((await create(s, { ...NEW_USER, email: 'emailgateway@zulip.com', password: '' })).body).toEqual(error('emailgateway@zulip.com is reserved for system bots'));
+    expect((await create(s, { ...NEW_USER, email: 'HAMLET@zulip.com', password: '' })).body).toEqual(error("Email 'HAMLET@zulip.com' already in use"));
     // Bots' addresses count too.
     expect((await create(s, { ...NEW_USER, email: 'default-bot@zulip.com' })).body).toEqual(error("Email 'default-bot@zulip.com' already in use"));
-    expect((await create(s, { ...NEW_USER, password: 'short' })).body).toEqual(error('The password is too weak.'));
+    // check_password_strength refuses the empty password even with no minimum.
+    expect((await create(s, { ...NEW_USER, password: '' })).body).toEqual(error('The password is too weak.'));
   });
 
-  it("takes a system bot's address as Zulip does (the bots live in another realm), without taking the bot's place", async () => {
+  it.each(['emailgateway@zulip.com', 'Notification-Bot@zulip.com', 'welcome-bot@zulip.com'])(
+    "refuses %s, a system bot's address, which keeps naming the bot (get_existing_user_errors)",
+    async (email) => {
+      const s = sim();
+      const before = s.engine.state.users.size;
+      expect((await create(s, { ...NEW_USER, email })).body).toEqual(error(`${email} is reserved for system bots`));
+      expect(s.engine.state.users.size).toBe(before);
+      const bot = [...s.engine.state.users.values()].find((u) => u.is_system_bot && u.delivery_email.toLowerCase() === email.toLowerCase())!;
+      // A direct message to the address still reaches the bot.
+      const sent = await s.request({ method: 'POST', path: '/api/v1/messages', as: ID.hamlet, body: { type: 'direct', to: JSON.stringify([email]), content: 'hi' } });
+      const read = await s.request({ method: 'GET', path: `/api/v1/messages/${sent.body.id}`, as: ID.hamlet });
+      expect((read.body.message.display_recipient as { id: number }[]).map((r) => r.id).sort((a, b) => a - b)).toEqual([ID.hamlet, bot.id].sort((a, b) => a - b));
+    },
+  );
+
+  it("follows Zulip's development server on passwords by default: any non-empty one (PASSWORD_MIN_LENGTH = PASSWORD_MIN_GUESSES = 0)", async () => {
     const s = sim();
-    const bot = [...s.engine.state.users.values()].find((u) => u.is_system_bot && u.delivery_email === 'notification-bot@zulip.com')!;
-    const res = await create(s, { ...NEW_USER, email: 'notification-bot@zulip.com', full_name: 'Not A Bot' });
-    expect(res.body).toEqual({ result: 'success', msg: '', user_id: 19 });
-    // The new account logs in with its address and password, and its key authenticates it.
-    const login = await s.request({ method: 'POST', path: '/api/v1/fetch_api_key', body: { username: 'notification-bot@zulip.com', password: NEW_USER.password } });
-    expect(login.body).toMatchObject({ result: 'success', user_id: 19, email: 'notification-bot@zulip.com' });
-    expect((await s.request({ method: 'GET', path: '/api/v1/users/me', as: 19 })).body).toMatchObject({ user_id: 19, full_name: 'Not A Bot' });
-    // The address still names the system bot wherever Zulip looks users up by email.
-    const sent = await s.request({ method: 'POST', path: '/api/v1/messages', as: ID.hamlet, body: { type: 'direct', to: '["notification-bot@zulip.com"]', content: 'hi' } });
-    expect(sent.status).toBe(200);
-    const read = await s.request({ method: 'GET', path: `/api/v1/messages/${sent.body.id}`, as: ID.hamlet });
-    expect((read.body.message.display_recipient as { id: number }[]).map((r) => r.id).sort((a, b) => a - b)).toEqual([ID.hamlet, bot.id].sort((a, b) => a - b));
-    // A second realm account with that address is refused as any taken address is.
-    expect((await create(s, { ...NEW_USER, email: 'Notification-Bot@zulip.com' })).body).toEqual(error("Email 'Notification-Bot@zulip.com' already in use"));
+    // python_examples.py's create_user sends this one.
+    expect((await create(s, { ...NEW_USER, password: 'temp' })).body).toEqual({ result: 'success', msg: '', user_id: NEW_ID });
+    expect((await create(s, { ...NEW_USER, email: 'x@zulip.com', password: 'a' })).status).toBe(200);
+    const register = await s.request({ method: 'POST', path: '/api/v1/register', as: ID.iago, body: { fetch_event_types: '["realm"]' } });
+    expect([register.body.password_min_length, register.body.password_min_guesses]).toEqual([0, 0]);
+  });
+
+  it.each([
+    // [password, why]: production's settings, 6 code points and 10000 zxcvbn guesses.
+    ['temp', 'too short'],
+    ['abcdef', 'long enough, but a sequence zxcvbn guesses at once'],
+    ['password1', 'a common password'],
+    ['qwerty123', 'a keyboard pattern'],
+  ])('with production\'s rules in the fixture, refuses %j (%s)', async (password) => {
+    const fixture = devFixture();
+    Object.assign(fixture.realm, { password_min_length: 6, password_min_guesses: 10_000 });
+    const s = sim({ fixture });
+    expect((await create(s, { ...NEW_USER, password })).body).toEqual(error('The password is too weak.'));
+  });
+
+  it("with production's rules in the fixture, takes a password zxcvbn rates hard enough, and /register reports the rules", async () => {
+    const fixture = devFixture();
+    Object.assign(fixture.realm, { password_min_length: 6, password_min_guesses: 10_000 });
+    const s = sim({ fixture });
+    expect((await create(s, { ...NEW_USER, password: 'a-long-password' })).status).toBe(200);
+    // Six code points, not six UTF-16 units: five astral characters are too short.
+    expect((await create(s, { ...NEW_USER, email: 'astral@zulip.com', password: '\u{1F600}\u{1F601}\u{1F602}\u{1F603}\u{1F604}' })).body).toEqual(error('The password is too weak.'));
+    const register = await s.request({ method: 'POST', path: '/api/v1/register', as: ID.iago, body: { fetch_event_types: '["realm"]' } });
+    expect([register.body.password_min_length, register.body.password_min_guesses]).toEqual([6, 10_000]);
+  });
+
+  it('continues the user ids where the fixture says (id_sequences.user), above the fixture\'s own ids', async () => {
+    const fixture = devFixture();
+    fixture.id_sequences = { user: 100 };
+    expect((await create(sim({ fixture }))).body.user_id).toBe(101);
+    const none = devFixture();
+    delete none.id_sequences;
+    const maxId = Math.max(...none.users.map((u) => u.id));
+    expect((await create(sim({ fixture: none }))).body.user_id).toBe(maxId + 1);
+    const below = devFixture();
+    below.id_sequences = { user: 3 };
+    expect((await create(sim({ fixture: below }))).body.user_id).toBe(maxId + 1);
   });
 
   it("reports old clients' short_name as ignored", async () => {
     const s = sim();
     const res = await create(s, { ...NEW_USER, short_name: 'newbie' });
-    expect(res.body).toEqual({ result: 'success', msg: '', user_id: 19, ignored_parameters_unsupported: ['short_name'] });
+    expect(res.body).toEqual({ result: 'success', msg: '', user_id: NEW_ID, ignored_parameters_unsupported: ['short_name'] });
   });
 
   it('creates nothing and sends nothing when refused', async () => {
     const s = sim();
     const before = s.engine.state.users.size;
-    expect(await eventsOf(s, () => create(s, { ...NEW_USER, password: 'short' }))).toEqual([]);
+    expect(await eventsOf(s, () => create(s, { ...NEW_USER, password: '' }))).toEqual([]);
     expect(s.engine.state.users.size).toBe(before);
   });
 });

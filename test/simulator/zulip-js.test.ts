@@ -386,8 +386,8 @@ describe('zulip-js: realm administration', () => {
   });
 
   test('callEndpoint: PATCH /realm (query-string parameters)', async () => {
-    const res = await client.callEndpoint('/realm', 'PATCH', { video_chat_provider: 0, enable_read_receipts: true });
-    expect(res).toEqual({ result: 'success', msg: '', enable_read_receipts: true, video_chat_provider: 0 });
+    const res = await client.callEndpoint('/realm', 'PATCH', { video_chat_provider: 0, enable_read_receipts: false });
+    expect(res).toEqual({ result: 'success', msg: '', enable_read_receipts: false, video_chat_provider: 0 });
     const owner = await client.callEndpoint('/realm', 'PATCH', { invite_required: false });
     expect(owner).toEqual({ result: 'error', msg: 'Must be an organization owner', code: 'UNAUTHORIZED_PRINCIPAL' });
   });

@@ -47,7 +47,8 @@ export type ErrorEnvelope = {
     | 'EXPECTATION_MISMATCH'
     | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
     | 'INVALID_VIDEO_CALL_PROVIDER_TOKEN'
-    | 'CANNOT_ADMINISTER_CHANNEL';
+    | 'CANNOT_ADMINISTER_CHANNEL'
+    | 'INVITATION_FAILED';
   /**
    * The missing parameter (REQUEST_VARIABLE_MISSING).
    */
@@ -89,11 +90,16 @@ export type ErrorEnvelope = {
    */
   parameters?: string;
   /**
-   * ValidationFailureError: Django's error list by field.
+   * ValidationFailureError: Django's error list by field; InvitationError (INVITATION_FAILED): [email, why, deactivated] per address refused.
    */
-  errors?: {
-    [k: string]: string[] | undefined;
-  };
+  errors?:
+    | {
+        [k: string]: string[] | undefined;
+      }
+    | [string, string, boolean][];
+  sent_invitations?: boolean;
+  license_limit_reached?: boolean;
+  daily_limit_reached?: boolean;
 };
 
 export interface SuccessEnvelope {

@@ -42,6 +42,17 @@ export type SystemGroupName =
 export interface Fixture {
   $schema?: string;
   realm: FixtureRealm;
+  /**
+   * Where id sequences continue: the last id already taken of each kind, as by rows of the server's other realms. A new object gets the next id above this and above every id the fixture gives.
+   */
+  id_sequences?: {
+    /**
+     * Last user id taken. Zulip's test database: 23 (users 19-23 are in its zephyr and lear realms), so the next user of realm zulip gets 24.
+     */
+    user?: number;
+    stream?: number;
+    user_group?: number;
+  };
   custom_profile_fields?: FixtureProfileField[];
   realm_emoji?: FixtureRealmEmoji[];
   /**
@@ -334,6 +345,22 @@ export interface FixtureRealm {
    * No two users may share a full name (NFKC, case-insensitive). Default false.
    */
   require_unique_names?: boolean;
+  /**
+   * The realm's UUID (POST /register's realm_uuid). Default 00000000-0000-4000-8000- and the realm id in 12 digits.
+   */
+  uuid?: string;
+  /**
+   * The server's PASSWORD_MIN_LENGTH, in code points. Default 0, as on Zulip's development server (zproject/dev_settings.py); production's default is 6.
+   */
+  password_min_length?: number;
+  /**
+   * The server's PASSWORD_MIN_GUESSES: the fewest guesses zxcvbn must estimate for a new password (zproject/backends.py check_password_strength). Default 0, as on Zulip's development server; production's default is 10000.
+   */
+  password_min_guesses?: number;
+  /**
+   * Whether read receipts are on (GET /messages/{message_id}/read_receipts). Default false, Zulip's default for a new organization; its development realm has true.
+   */
+  enable_read_receipts?: boolean;
 }
 /**
  * This interface was referenced by `Fixture`'s JSON-Schema

@@ -115,7 +115,8 @@ export interface InjectedError {
     | 'EXPECTATION_MISMATCH'
     | 'MOVE_MESSAGES_TIME_LIMIT_EXCEEDED'
     | 'INVALID_VIDEO_CALL_PROVIDER_TOKEN'
-    | 'CANNOT_ADMINISTER_CHANNEL';
+    | 'CANNOT_ADMINISTER_CHANNEL'
+    | 'INVITATION_FAILED';
   msg?: string;
   status?: number;
   /**

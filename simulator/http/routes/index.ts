@@ -8,6 +8,7 @@ import { botRoutes } from './bots.ts';
 import { channelFolderRoutes } from './channel-folders.ts';
 import { channelRoutes } from './channels.ts';
 import { draftRoutes } from './drafts.ts';
+import { emailInviteRoutes } from './email-invites.ts';
 import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
 import { inviteRoutes } from './invites.ts';
@@ -19,8 +20,12 @@ import { mutedUserRoutes } from './muted-users.ts';
 import { personalRoutes } from './personal.ts';
 import { presenceRoutes } from './presence.ts';
 import { pushRoutes } from './push.ts';
+import { pushTestRoutes } from './push-test.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
+import { readReceiptRoutes } from './read-receipts.ts';
+import { realmPlaygroundRoutes } from './realm-playgrounds.ts';
+import { realmUserDefaultsRoutes } from './realm-user-defaults.ts';
 import { realmRoutes } from './realm.ts';
 import { scheduledMessageRoutes } from './scheduled-messages.ts';
 import { serverRoutes } from './server.ts';
@@ -66,4 +71,9 @@ export const routes: readonly Route[] = [
   ...realmEmojiRoutes,
   ...alertWordRoutes,
   ...mutedUserRoutes,
+  ...readReceiptRoutes,
+  ...realmPlaygroundRoutes,
+  ...realmUserDefaultsRoutes,
+  ...emailInviteRoutes,
+  ...pushTestRoutes,
 ];

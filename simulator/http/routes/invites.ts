@@ -13,13 +13,13 @@ import type { Role } from '../../engine/state.ts';
 import type { Route } from '../route.ts';
 
 /** check_int_in_validator's refusal, as typed_endpoint words it. */
-function inviteAs(value: unknown, name: string): Role {
+export function inviteAs(value: unknown, name: string): Role {
   if (!INVITE_AS_VALUES.includes(value as Role)) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
   return value as Role;
 }
 
 /** Json[int | None]: minutes, or null for a link that never expires. */
-function minutesOrNull(value: unknown, name: string): number | null {
+export function minutesOrNull(value: unknown, name: string): number | null {
   if (value === null) return null;
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
   return value;

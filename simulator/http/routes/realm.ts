@@ -99,7 +99,7 @@ const PARAMS: ParamSpec[] = [
   bool('enable_guest_user_indicator'),
   bool('enable_read_receipts'),
   bool('enable_spectator_access'),
-  int('giphy_rating'),
+  int('gif_rating_policy'),
   bool('inline_image_preview'),
   bool('inline_url_embed_preview'),
   bool('invite_required'),
@@ -129,6 +129,7 @@ const PARAMS: ParamSpec[] = [
     return value;
   }),
   bool('want_advertise_in_communities_directory'),
+  group('workplace_users_group'),
   int('zulip_update_announcements_stream_id'),
   { name: 'welcome_message_custom_text', type: 'string', maxLength: 8000 },
 ];

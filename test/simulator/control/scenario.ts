@@ -149,6 +149,9 @@ export async function exerciseEveryResource(sim: Simulator, round = 0): Promise<
   const invite = await call(200, { method: 'POST', path: '/invites/multiuse', as: IAGO, body: { invite_expires_in_minutes: 60, stream_ids: JSON.stringify([DENMARK]) } });
   expect(invite.body.invite_link).toMatch(/\/join\//);
   await call(200, { method: 'POST', path: '/invites/multiuse', as: IAGO, body: {} });
+  await call(200, { method: 'POST', path: '/invites', as: IAGO, body: { invitee_emails: 'guest-to-be@zulip.com', stream_ids: JSON.stringify([DENMARK]), invite_as: 600 } });
+  await call(200, { method: 'POST', path: '/realm/playgrounds', as: IAGO, body: { name: r('Python'), pygments_language: 'Python', url_template: 'https://python.example/?code={code}' } });
+  await call(200, { method: 'PATCH', path: '/realm/user_settings_defaults', as: IAGO, body: { left_side_userlist: 'true' } });
   const invites = (await call(200, { method: 'GET', path: '/invites', as: IAGO })).body.invites as { id: number }[];
   await call(200, { method: 'DELETE', path: `/invites/multiuse/${invites[invites.length - 1]!.id}`, as: IAGO });
 

@@ -250,6 +250,13 @@ describe('every fetch type the simulator has data for', () => {
     expect(body.realm_embedded_bots.map((b: { name: string }) => b.name)).toEqual(['converter', 'encrypt', 'helloworld', 'virtual_fs', 'giphy', 'followup']);
   });
 
+  it('sends no push_devices, which feature level 468 removed (devices replaced it), even when asked for', async () => {
+    const asked = await register(sim(), HAMLET, { fetch_event_types: ['push_device', 'device'] });
+    expect(asked).not.toHaveProperty('push_devices');
+    expect(asked).toHaveProperty('devices');
+    expect(await register(sim(), HAMLET, {})).not.toHaveProperty('push_devices');
+  });
+
   it('gives as realm_user_settings_defaults the settings a new account starts with', async () => {
     const s = sim();
     const { realm_user_settings_defaults: defaults } = await register(s, HAMLET, { fetch_event_types: ['realm_user_settings_defaults'] });

@@ -50,6 +50,7 @@ export interface RealmUpdateDictEvent {
     digest_weekday?: number;
     direct_message_initiator_group?: GroupSetting;
     direct_message_permission_group?: GroupSetting;
+    workplace_users_group?: GroupSetting;
     disallow_disposable_email_addresses?: boolean;
     email_changes_disabled?: boolean;
     enable_read_receipts?: boolean;
@@ -57,7 +58,7 @@ export interface RealmUpdateDictEvent {
     enable_guest_user_dm_warning?: boolean;
     enable_guest_user_indicator?: boolean;
     enable_spectator_access?: boolean;
-    giphy_rating?: number;
+    gif_rating_policy?: number;
     icon_source?: string;
     icon_url?: string;
     inline_image_preview?: boolean;

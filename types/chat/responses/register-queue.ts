@@ -244,14 +244,6 @@ export interface RegisterQueueResponse {
   }[];
   has_zoom_token?: boolean;
   giphy_api_key?: string;
-  push_devices?: {
-    [k: string]:
-      | {
-          status: string;
-          error_code: string | null;
-        }
-      | undefined;
-  };
   enable_desktop_notifications?: boolean;
   enable_digest_emails?: boolean;
   enable_login_emails?: boolean;
@@ -342,11 +334,12 @@ export interface RegisterQueueResponse {
   realm_want_advertise_in_communities_directory?: boolean;
   realm_video_chat_provider?: number;
   realm_jitsi_server_url?: string | null;
-  realm_giphy_rating?: number;
+  realm_gif_rating_policy?: number;
   realm_waiting_period_threshold?: number;
   realm_digest_weekday?: number;
   realm_direct_message_initiator_group?: GroupSetting;
   realm_direct_message_permission_group?: GroupSetting;
+  realm_workplace_users_group?: GroupSetting;
   realm_default_code_block_language?: string;
   realm_message_content_delete_limit_seconds?: number | null;
   realm_authentication_methods?: {
@@ -374,6 +367,7 @@ export interface RegisterQueueResponse {
   realm_bot_domain?: string;
   realm_uri?: string;
   realm_url?: string;
+  realm_uuid?: string;
   realm_available_video_chat_providers?: {
     [k: string]:
       | {
@@ -414,7 +408,7 @@ export interface RegisterQueueResponse {
   password_min_length?: number;
   password_max_length?: number;
   password_min_guesses?: number;
-  giphy_rating_options?: {
+  gif_rating_policy_options?: {
     [k: string]:
       | {
           name: string;

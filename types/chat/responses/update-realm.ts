@@ -49,6 +49,7 @@ export interface UpdateRealmResponse {
   digest_weekday?: number;
   direct_message_initiator_group?: GroupSetting;
   direct_message_permission_group?: GroupSetting;
+  workplace_users_group?: GroupSetting;
   disallow_disposable_email_addresses?: boolean;
   email_changes_disabled?: boolean;
   emails_restricted_to_domains?: boolean;
@@ -56,7 +57,7 @@ export interface UpdateRealmResponse {
   enable_guest_user_indicator?: boolean;
   enable_read_receipts?: boolean;
   enable_spectator_access?: boolean;
-  giphy_rating?: number;
+  gif_rating_policy?: number;
   inline_image_preview?: boolean;
   inline_url_embed_preview?: boolean;
   invite_required?: boolean;

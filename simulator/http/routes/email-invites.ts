@@ -1,0 +1,69 @@
+/** Email invitations: POST /invites (send-invites), DELETE /invites/{invite_id}, POST /invites/{invite_id}/resend. Guests and bots are refused first. */
+import { commit } from '../../engine/core.ts';
+import { resendEmailInvite, revokeEmailInvite, sendInvites } from '../../engine/email-invites.ts';
+import { INVITATION_LINK_VALIDITY_MINUTES, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../../engine/invites.ts';
+import type { Role } from '../../engine/state.ts';
+import type { Route } from '../route.ts';
+import { inviteAs, minutesOrNull } from './invites.ts';
+
+const inviteIdInPath = { name: 'invite_id', type: 'int', in: 'path', required: true } as const;
+
+export const emailInviteRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/invites',
+    response: 'empty',
+    auth: 'human_member',
+    summary: 'invite people by email',
+    // invite_users_backend's signature order, which decides the error reported first.
+    params: [
+      { name: 'group_ids', type: 'int_array', default: [] },
+      { name: 'include_realm_default_subscriptions', type: 'bool', default: false },
+      { name: 'invite_as', type: 'int', default: 400, validate: inviteAs },
+      { name: 'invite_expires_in_minutes', type: 'json', default: INVITATION_LINK_VALIDITY_MINUTES, validate: minutesOrNull },
+      { name: 'invitee_emails', type: 'string', required: true },
+      { name: 'notify_referrer_on_join', type: 'bool', default: true },
+      { name: 'stream_ids', type: 'int_array', required: true },
+      { name: 'welcome_message_custom_text', type: 'string', maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH },
+    ],
+    handler({ engine, user, params }) {
+      const { skipped } = commit(
+        engine,
+        sendInvites(engine, user!, {
+          invitee_emails: params.invitee_emails as string,
+          invite_as: params.invite_as as Role,
+          invite_expires_in_minutes: params.invite_expires_in_minutes as number | null,
+          stream_ids: params.stream_ids as number[],
+          group_ids: params.group_ids as number[],
+          include_realm_default_subscriptions: params.include_realm_default_subscriptions as boolean,
+          notify_referrer_on_join: params.notify_referrer_on_join as boolean,
+          welcome_message_custom_text: (params.welcome_message_custom_text as string | undefined) ?? null,
+        }),
+      );
+      if (skipped) throw skipped;
+      return {};
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/invites/{invite_id}',
+    response: 'empty',
+    auth: 'human_member',
+    summary: 'revoke an email invitation',
+    params: [inviteIdInPath],
+    handler({ engine, user, params }) {
+      return commit(engine, revokeEmailInvite(engine, user!, params.invite_id as number));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/invites/{invite_id}/resend',
+    response: 'empty',
+    auth: 'human_member',
+    summary: 'send an email invitation again',
+    params: [inviteIdInPath],
+    handler({ engine, user, params }) {
+      return commit(engine, resendEmailInvite(engine, user!, params.invite_id as number));
+    },
+  },
+];
