@@ -219,13 +219,16 @@ build --watch, ${edits} edits one second apart (one insight each), each timed un
       pending.set(i, { detail: path.join(out, 'api/v1/insights', file.replace(/\.md$/, '.json')), mark, at: performance.now(), file });
       await appendFile(path.join(contentDir, 'insights', file), `\n${mark}\n`);
     }
+    const rebuilt = (): number[] => [...stdout.matchAll(/^Rebuilt in (\d+) ms/gm)].map((m) => Number(m[1]));
+    const afterEdits = rebuilt().length;
     await waitFor(() => (poll(), pending.size === 0), 'every edit to reach its detail file');
-    // The last edit's aggregates: quiet until a rebuild line has come after the last edit.
-    const rebuilt = (): number => (stdout.match(/^Rebuilt in /gm) ?? []).length;
+    // The last edit's aggregates: at least one pass after the edits, then no new pass for longer
+    // than the longest pass seen (a pass queued behind the running one starts right after it).
+    await waitFor(() => rebuilt().length > afterEdits, 'a rebuild after the last edit');
     let seen = -1;
-    while (seen !== rebuilt()) {
-      seen = rebuilt();
-      await new Promise((r) => setTimeout(r, 5000));
+    while (seen !== rebuilt().length) {
+      seen = rebuilt().length;
+      await new Promise((r) => setTimeout(r, 1.5 * Math.max(...rebuilt()) + 2000));
     }
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
