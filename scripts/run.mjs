@@ -37,6 +37,7 @@ export const ENTRIES = {
   mcp: 'scripts/mcp.ts',
   simulator: 'scripts/simulator.ts',
   start: 'scripts/start.ts',
+  'deploy-config': 'scripts/deploy-config.ts',
   types: 'scripts/gen-types.ts',
   'bench-build': 'scripts/bench/build.ts',
   'bench-floor': 'scripts/bench/floor.ts',

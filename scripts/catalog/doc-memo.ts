@@ -2,9 +2,9 @@
  * A value derived from one document (its word count, its links, its addresses), kept on the
  * document object itself in a hidden property: it lives exactly as long as the document, as in a
  * WeakMap keyed by documents, without being one. V8 handles every WeakMap entry as an ephemeron
- * in each garbage collection; three such caches keyed by the documents of a 10,000-document
- * catalog cost about 0.8 s of the build's CPU (paired runs, strong maps against weak ones), and
- * `watch`, which keeps documents across rebuilds, still must not keep the ones it replaced.
+ * in each garbage collection, which on a large catalog is a measurable share of the build's
+ * CPU (docs/performance-catalog.md), and `watch`, which keeps documents across rebuilds, still
+ * must not keep the ones it replaced.
  */
 export interface DocMemo<D extends object, V> {
   get(doc: D): V | undefined;

@@ -37,18 +37,14 @@ export const ENCODINGS: readonly Encoding[] = [
  * arrived, whole or streamed): same bytes in, same twins out.
  *
  * - Below LARGE_FILE_BYTES (a detail file, a Markdown twin, a short list: what a browser or an
- *   agent fetches one by one, and most requests): brotli quality 5, gzip level 5. Measured on
- *   the 1,000-document synthetic catalog, quality 5 takes 28% less time than 6 for 1.7% more
- *   bytes; gzip 5 takes 7–14% less time than 6 (zlib's default) for 0.1% more bytes. Brotli 4
- *   was tried and left: 20–27% less brotli time, but 4.7% more bytes, which made the brotli
- *   twins as a whole larger than the gzip ones (6.40 MB vs 6.37 MB), so the encoding servers
- *   prefer would have been the worse one.
+ *   agent fetches one by one, and most requests): brotli quality 5, gzip level 5, a little
+ *   faster than the next level for barely larger files. Brotli 4 was left because its twins came
+ *   out larger than the gzip ones, so the encoding servers prefer would have been the worse one.
  * - From LARGE_FILE_BYTES up (the bundle, llms-full.txt, the search index, the long lists: tens
  *   to hundreds of MB on a large site, fetched rarely and whole): brotli quality 2 and gzip
  *   level 1, the "fast" end CDNs use when they compress on the fly (nginx's default
- *   gzip_comp_level is 1). On the 14 MB bundle of that catalog brotli 2 takes 0.29 of the time
- *   of 5 for 11% more bytes, and gzip 1 0.24 of the time of 6 for 17% more; clients that accept
- *   brotli (every current browser) get the smaller of the two.
+ *   gzip_comp_level is 1); clients that accept brotli (every current browser) get the smaller
+ *   of the two. The measurements behind both bands are in docs/performance-catalog.md.
  *
  * Large files get no size hint: a stream's size is not known when its compressor starts, and
  * without the hint the bytes are the same whether the file is compressed whole or streamed.
@@ -174,8 +170,7 @@ export function precompressing(sink: WriteSink): PrecompressingSink {
         });
       // Pieces reach the compressors in batches: each write to a zlib stream is a round trip
       // through the thread pool, and for list items of a few hundred bytes that round trip cost
-      // as much as compressing them (twice the CPU with 1 KB pieces as with 64 KB batches). The
-      // compressed bytes do not depend on how the input is cut.
+      // as much as compressing them. The compressed bytes do not depend on how the input is cut.
       let batch: string[] = [];
       let size = 0;
       const feed = async (): Promise<void> => {

@@ -133,7 +133,7 @@ class Lane {
 
   constructor(onReply: (lane: Lane, reply: Reply) => void, onCrash: (error: Error) => void) {
     // A small young generation: the thread turns the bundle's text into Buffers for its
-    // compressors, and collecting them sooner kept peak memory ~30 MB lower at 1,000 documents.
+    // compressors, and collecting them sooner keeps peak memory lower.
     this.worker = startWorker(import.meta.url, 'catalog-write-worker', './write-worker.ts', { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     this.worker.on('message', (reply: Reply) => onReply(this, reply));
     this.worker.on('error', onCrash);
@@ -176,8 +176,8 @@ class Writer implements WriteSink {
     mkdirSync(path.dirname(root), { recursive: true });
     mkdirSync(root);
     for (const dir of [...shared].sort()) mkdirSync(path.join(root, dir), { recursive: true });
-    // Two threads: measured faster than one on a 2-CPU VM (18.5 s vs 22.6 s median under load),
-    // though they spend more system time contending for the same folders and journal.
+    // Two threads: faster than one even on a 2-CPU machine (docs/performance-catalog.md), though
+    // they spend more system time contending for the same folders and journal.
     const count = Math.max(1, Math.min(2, os.availableParallelism()));
     this.#lanes = Array.from({ length: count }, () => new Lane((lane, reply) => this.#onReply(lane, reply), (e) => this.#fail(e)));
     let i = 0;
