@@ -7,7 +7,8 @@
  */
 import { installedContract, type Contract } from '../contract.ts';
 import { ChatError, isChatError } from '../engine/errors.ts';
-import type { Engine } from '../engine/core.ts';
+import { commit, type Engine } from '../engine/core.ts';
+import { isOutcome } from '../engine/events.ts';
 import type { UserRecord } from '../engine/state.ts';
 import { catchUp } from '../engine/time.ts';
 import { authenticate, checkRouteRole, constantTimeEqual, createCredentialsReader, type BasicCredentials, type SecretsEqual } from './auth.ts';
@@ -15,7 +16,7 @@ import { bodyLength, errorResponse, internalErrorResponse, methodNotAllowedRespo
 import { NO_BODY, NO_PARAMS, parseBody, toMap, type ParsedBody } from './form-body.ts';
 import { decodeParams, type RawParams } from './params.ts';
 import type { RateLimitConfig, RateLimiter, RateLimitKey } from './rate-limit.ts';
-import { RawReply, type Method, type Route } from './route.ts';
+import { RawReply, Refusal, type Method, type Route } from './route.ts';
 import { compileTables, matchUrl, type RouteTables, type UrlMatch } from './route-match.ts';
 import { applyRateLimit, limiterPerEngine, rateLimitKeyOf, type RequestNote } from './route-rate-limit.ts';
 
@@ -320,12 +321,20 @@ function handled(request: InFlight, call: RoutedCall, limiter: RateLimiter | und
     // A successful login clears the username's record.
     if (passwordKey) limiter!.clear(passwordKey);
     if (answer instanceof RawReply) return answer.response;
+    if (answer instanceof Refusal) {
+      commit(engine, answer.done);
+      throw answer.error;
+    }
+    // The one place a route's events are committed: once its handler has answered (Zulip sends
+    // a request's events when its transaction commits, send_event_on_commit), so a handler that
+    // throws publishes nothing of what it had done.
+    const fields = isOutcome(answer) ? commit(engine, answer) : answer;
     const { body, query } = raw;
     // Most requests send only parameters their route reads: no list to make, sort or write.
     let ignored: string[] | undefined;
     for (const k of body.keys()) if (!used.has(k)) (ignored ??= []).push(k);
     for (const k of query.keys()) if (!used.has(k)) (ignored ??= []).push(k);
-    return successResponse(answer, ignored === undefined ? NONE_IGNORED : [...new Set(ignored)].sort());
+    return successResponse(fields as object, ignored === undefined ? NONE_IGNORED : [...new Set(ignored)].sort());
   };
   return isPromise(fields) ? fields.then(envelope) : envelope(fields);
 }

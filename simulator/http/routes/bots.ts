@@ -1,10 +1,10 @@
 /** Bots (reference part 4 §13.5): create, list your own, edit, new API key. DELETE is with the users' routes. */
 import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots.ts';
-import { commit } from '../../engine/core.ts';
 import { isValidUrl } from '../../engine/custom-profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { Role } from '../../engine/state.ts';
 import { ROLES } from '../../engine/user-admin.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route, UploadedFile } from '../route.ts';
 
 /** check_url on a JSON-encoded string (Zulip reads these two as Json[str]). */
@@ -22,12 +22,12 @@ function stringMap(value: unknown, name: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
-const botIdInPath: ParamSpec = { name: 'bot_id', type: 'int', in: 'path', required: true };
-const avatar: ParamSpec = { name: 'avatar', type: 'file', anyField: true };
-const avatarCount = (params: Record<string, unknown>) => ({ count: (params.avatar as UploadedFile[]).length });
+const botIdInPath = { name: 'bot_id', type: 'int', in: 'path', required: true } as const;
+const avatar = { name: 'avatar', type: 'file', anyField: true } as const;
+const avatarCount = (params: { avatar: UploadedFile[] }) => ({ count: params.avatar.length });
 
 export const botRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/bots',
     response: 'create-bot',
@@ -49,35 +49,32 @@ export const botRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return {
-        ...commit(
-          engine,
-          createBot(engine, user!, {
-            fullName: params.full_name as string,
-            shortName: params.short_name as string,
-            botType: params.bot_type as number,
-            payloadUrl: params.payload_url as string,
-            serviceName: params.service_name as string | undefined,
-            configData: params.config_data as Record<string, string>,
-            interfaceType: params.interface_type as number,
-            defaultSendingStream: params.default_sending_stream as string | undefined,
-            defaultEventsRegisterStream: params.default_events_register_stream as string | undefined,
-            defaultAllPublicStreams: params.default_all_public_streams as boolean | undefined,
+        ...createBot(engine, user, {
+            fullName: params.full_name,
+            shortName: params.short_name,
+            botType: params.bot_type,
+            payloadUrl: params.payload_url,
+            serviceName: params.service_name,
+            configData: params.config_data,
+            interfaceType: params.interface_type,
+            defaultSendingStream: params.default_sending_stream,
+            defaultEventsRegisterStream: params.default_events_register_stream,
+            defaultAllPublicStreams: params.default_all_public_streams,
             avatar: avatarCount(params),
           }),
-        ),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/bots',
     response: 'get-bots',
     auth: 'human_member',
     summary: 'your active bots, oldest first',
     params: [],
-    handler: ({ engine, user }) => ({ bots: listOwnBots(engine, user!) }),
-  },
-  {
+    handler: ({ engine, user }) => ({ bots: listOwnBots(engine, user) }),
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/bots/{bot_id}',
     response: 'update-bot',
@@ -98,25 +95,22 @@ export const botRoutes: Route[] = [
       avatar,
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        updateBot(engine, user!, {
-          botId: params.bot_id as number,
-          fullName: params.full_name as string | undefined,
-          role: params.role as Role | undefined,
-          botOwnerId: params.bot_owner_id as number | undefined,
-          configData: params.config_data as Record<string, string> | undefined,
-          servicePayloadUrl: params.service_payload_url as string | undefined,
-          serviceInterface: params.service_interface as number,
-          defaultSendingStream: params.default_sending_stream as string | undefined,
-          defaultEventsRegisterStream: params.default_events_register_stream as string | undefined,
-          defaultAllPublicStreams: params.default_all_public_streams as boolean | undefined,
+      return updateBot(engine, user, {
+          botId: params.bot_id,
+          fullName: params.full_name,
+          role: params.role,
+          botOwnerId: params.bot_owner_id,
+          configData: params.config_data,
+          servicePayloadUrl: params.service_payload_url,
+          serviceInterface: params.service_interface,
+          defaultSendingStream: params.default_sending_stream,
+          defaultEventsRegisterStream: params.default_events_register_stream,
+          defaultAllPublicStreams: params.default_all_public_streams,
           avatar: avatarCount(params),
-        }),
-      );
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/bots/{bot_id}/api_key/regenerate',
     response: 'regenerate-bot-api-key',
@@ -124,7 +118,7 @@ export const botRoutes: Route[] = [
     summary: "replace a bot's API key",
     params: [botIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, regenerateBotApiKey(engine, user!, params.bot_id as number));
+      return regenerateBotApiKey(engine, user, params.bot_id);
     },
-  },
+  }),
 ];

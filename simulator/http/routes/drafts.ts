@@ -1,7 +1,7 @@
 /** Draft endpoints (reference part 2 §1). */
-import { commit } from '../../engine/core.ts';
 import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDrafts, type DraftInput } from '../../engine/drafts.ts';
 import { ChatError } from '../../engine/errors.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 const DRAFT_TYPES: readonly string[] = ['', 'stream', 'private'];
@@ -46,11 +46,11 @@ function parseDraftList(value: unknown, name: string): DraftInput[] {
   return (value as unknown[]).map((item, i) => parseDraft(item, `${name}[${i}]`));
 }
 
-const draftIdInPath: ParamSpec = { name: 'draft_id', type: 'int', in: 'path', required: true };
+const draftIdInPath = { name: 'draft_id', type: 'int', in: 'path', required: true } as const;
 const guard: Route['guard'] = (_engine, user) => checkDraftsSyncEnabled(user);
 
 export const draftRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/drafts',
     response: 'get-drafts',
@@ -59,11 +59,11 @@ export const draftRoutes: Route[] = [
     summary: 'your drafts, oldest edit first',
     params: [],
     handler({ engine, user }) {
-      const drafts = listDrafts(engine, user!);
+      const drafts = listDrafts(engine, user);
       return { count: drafts.length, drafts };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/drafts',
     response: 'create-drafts',
@@ -72,10 +72,10 @@ export const draftRoutes: Route[] = [
     summary: 'create drafts (all or none)',
     params: [{ name: 'drafts', type: 'json_array', required: true, validate: parseDraftList }],
     handler({ engine, user, params }) {
-      return commit(engine, createDrafts(engine, user!, params.drafts as DraftInput[]));
+      return createDrafts(engine, user, params.drafts);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/drafts/{draft_id}',
     response: 'empty',
@@ -84,10 +84,10 @@ export const draftRoutes: Route[] = [
     summary: 'replace one of your drafts',
     params: [draftIdInPath, { name: 'draft', type: 'json_object', required: true, validate: parseDraft }],
     handler({ engine, user, params }) {
-      return commit(engine, editDraft(engine, user!, params.draft_id as number, params.draft as DraftInput));
+      return editDraft(engine, user, params.draft_id, params.draft);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/drafts/{draft_id}',
     response: 'empty',
@@ -96,7 +96,7 @@ export const draftRoutes: Route[] = [
     summary: 'delete one of your drafts',
     params: [draftIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, deleteDraft(engine, user!, params.draft_id as number));
+      return deleteDraft(engine, user, params.draft_id);
     },
-  },
+  }),
 ];

@@ -1,5 +1,4 @@
 /** The organization's settings: PATCH /realm (reference part 4 §14.2). */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';
 import {
@@ -12,6 +11,8 @@ import {
   type RealmUpdate,
 } from '../../engine/realm-settings.ts';
 import { REALM_GROUP_SETTINGS, type RealmGroupSetting } from '../../engine/state.ts';
+import { boolParam } from '../checks.ts';
+import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -53,13 +54,17 @@ function jitsiUrl(value: unknown, name: string): string {
   return value;
 }
 
-const bool = (name: string): ParamSpec => ({ name, type: 'bool' });
-const group = (name: string): ParamSpec => ({ name, type: 'json', validate: parseGroupSettingChange });
-const int = (name: string, validate?: ParamSpec['validate']): ParamSpec => ({ name, type: 'int', ...(validate ? { validate } : {}) });
-const limit = (name: string): ParamSpec => ({ name, type: 'json', validate: intOrString });
+const bool = boolParam;
+const group = <N extends string>(name: N) => ({ name, type: 'json', validate: parseGroupSettingChange }) as const;
+function int<N extends string>(name: N): { name: N; type: 'int' };
+function int<N extends string, R>(name: N, validate: (value: number, name: string) => R): { name: N; type: 'int'; validate: (value: number, name: string) => R };
+function int(name: string, validate?: (value: number, name: string) => unknown): ParamSpec {
+  return { name, type: 'int', ...(validate ? { validate } : {}) };
+}
+const limit = <N extends string>(name: N) => ({ name, type: 'json', validate: intOrString }) as const;
 
 /** update_realm's parameters, in its (alphabetical) declaration order: the order they are checked in. */
-const PARAMS: ParamSpec[] = [
+const PARAMS = paramList([
   bool('allow_message_editing'),
   { name: 'authentication_methods', type: 'json_object' },
   bool('avatar_changes_disabled'),
@@ -131,14 +136,14 @@ const PARAMS: ParamSpec[] = [
   bool('want_advertise_in_communities_directory'),
   int('zulip_update_announcements_stream_id'),
   { name: 'welcome_message_custom_text', type: 'string', maxLength: 8000 },
-];
+]);
 
 const GROUP_NAMES = new Set<string>(REALM_GROUP_SETTINGS);
 const CHANNEL_NAMES = new Set<string>(REALM_CHANNEL_SETTINGS);
 const OTHER_NAMES = new Set(['authentication_methods', 'org_type', 'string_id']);
 
 /** The decoded parameters, sorted into what the engine's update names. */
-function realmUpdate(params: Record<string, unknown>): RealmUpdate {
+function realmUpdate(params: ParamsOf<typeof PARAMS>): RealmUpdate {
   const update: RealmUpdate = { properties: {}, groups: {}, channels: {} };
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
@@ -146,14 +151,14 @@ function realmUpdate(params: Record<string, unknown>): RealmUpdate {
     else if (CHANNEL_NAMES.has(name)) update.channels[name as (typeof REALM_CHANNEL_SETTINGS)[number]] = value as number;
     else if (!OTHER_NAMES.has(name)) update.properties[name as RealmProperty] = value;
   }
-  update.authentication_methods = params.authentication_methods as Record<string, unknown> | undefined;
-  update.org_type = params.org_type as number | undefined;
-  update.string_id = params.string_id as string | undefined;
+  update.authentication_methods = params.authentication_methods;
+  update.org_type = params.org_type;
+  update.string_id = params.string_id;
   return update;
 }
 
 export const realmRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'PATCH',
     path: '/realm',
     response: 'update-realm',
@@ -161,7 +166,7 @@ export const realmRoutes: Route[] = [
     summary: "change the organization's settings (some only by owners)",
     params: PARAMS,
     handler({ engine, user, params }) {
-      return commit(engine, updateRealm(engine, user!, realmUpdate(params)));
+      return updateRealm(engine, user, realmUpdate(params));
     },
-  },
+  }),
 ];

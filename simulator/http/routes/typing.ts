@@ -1,7 +1,6 @@
 // POST /typing: someone is composing a direct or channel message. (The "is editing a message"
 // indicator, POST /messages/{id}/typing, sits with the other message changes.) Parameters in the
 // view's order: its Python names sorted (notification_to, operator, req_type, stream_id, topic).
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import {
   sendTypingNotification,
@@ -10,6 +9,7 @@ import {
   type TypingOp,
   type TypingRecipientType,
 } from '../../engine/typing.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 /** `Json[list[int] | None]`: null reads as not given. */
@@ -32,7 +32,7 @@ function intOrNull(value: unknown, name: string): number | null {
 const stripped = (value: unknown): string => (value as string).trim();
 
 export const typingRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/typing',
     response: 'empty',
@@ -47,16 +47,13 @@ export const typingRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      return commit(
-        ctx.engine,
-        sendTypingNotification(ctx.engine, ctx.user!, {
-          type: p.type as TypingRecipientType,
-          op: p.op as TypingOp,
-          to: p.to as number[] | null | undefined,
-          streamId: p.stream_id as number | null | undefined,
-          topic: p.topic as string | undefined,
-        }),
-      );
+      return sendTypingNotification(ctx.engine, ctx.user, {
+          type: p.type,
+          op: p.op,
+          to: p.to,
+          streamId: p.stream_id,
+          topic: p.topic,
+        });
     },
-  },
+  }),
 ];
