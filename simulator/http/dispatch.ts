@@ -16,7 +16,7 @@ import { bodyLength, errorResponse, internalErrorResponse, methodNotAllowedRespo
 import { NO_BODY, NO_PARAMS, parseBody, toMap, type ParsedBody } from './form-body.ts';
 import { decodeParams, type RawParams } from './params.ts';
 import type { RateLimitConfig, RateLimiter, RateLimitKey } from './rate-limit.ts';
-import { RawReply, Refusal, type Method, type Route } from './route.ts';
+import { RawReply, Refusal, type Method, type Route, type UploadedFile } from './route.ts';
 import { compileTables, matchUrl, type RouteTables, type UrlMatch } from './route-match.ts';
 import { applyRateLimit, limiterPerEngine, rateLimitKeyOf, type RequestNote } from './route-rate-limit.ts';
 
@@ -46,6 +46,11 @@ export interface RawRequest {
 export interface RequestTrace {
   route?: Route;
   user?: UserRecord;
+  /** The request's parameters as dispatch read them (the journal shows them): path segments, query, form fields, files. */
+  path?: Readonly<Record<string, string>>;
+  query?: ReadonlyMap<string, string>;
+  body?: ReadonlyMap<string, string>;
+  files?: ReadonlyMap<string, readonly UploadedFile[]>;
 }
 
 /** A request that reached a route and passed authentication, about to be decoded and handled. */
@@ -215,6 +220,7 @@ function dispatch(
   const queryStart = req.url.indexOf('?');
   const query = queryStart < 0 ? NO_PARAMS : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
   const matched = matchUrl(tables, req.url);
+  if (req.trace) req.trace.query = query;
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const method = req.method.toUpperCase();
   if (method === 'OPTIONS') {
@@ -242,6 +248,12 @@ interface InFlight {
 function routed(request: InFlight, parsed: ParsedBody): Soon<RawResponse> {
   const { engine, req, matched, settings, note, reached } = request;
   const body = parsed.fields;
+  const trace = req.trace;
+  if (trace) {
+    trace.path = matched.params;
+    trace.body = body;
+    trace.files = parsed.files;
+  }
   let method = request.method;
   // Legacy method override: a POST form field `method` picks the handler, compared as sent
   // (Django's method names are upper case, so `patch` matches nothing and answers 405).
