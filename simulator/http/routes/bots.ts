@@ -4,6 +4,7 @@ import { isValidUrl } from '../../engine/custom-profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { Role } from '../../engine/state.ts';
 import { ROLES } from '../../engine/user-admin.ts';
+import { stringValues } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route, UploadedFile } from '../route.ts';
 
@@ -12,14 +13,6 @@ function jsonUrl(value: unknown, name: string): string {
   if (typeof value !== 'string') throw ChatError.badRequest(`${name} is not a string`);
   if (!isValidUrl(value)) throw ChatError.badRequest(`${name} is not a URL`);
   return value;
-}
-
-/** check_dict(value_validator=check_string). */
-function stringMap(value: unknown, name: string): Record<string, string> {
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof v !== 'string') throw ChatError.badRequest(`${name}["${key}"] is not a string`);
-  }
-  return value as Record<string, string>;
 }
 
 const botIdInPath = { name: 'bot_id', type: 'int', in: 'path', required: true } as const;
@@ -40,7 +33,7 @@ export const botRoutes: Route[] = [
       { name: 'bot_type', type: 'int', default: 1 },
       { name: 'payload_url', type: 'json', default: '', validate: jsonUrl },
       { name: 'service_name', type: 'string' },
-      { name: 'config_data', type: 'json_object', default: {}, validate: stringMap },
+      { name: 'config_data', type: 'json_object', default: {}, validate: stringValues },
       { name: 'interface_type', type: 'int', default: 1 },
       { name: 'default_sending_stream', type: 'string' },
       { name: 'default_events_register_stream', type: 'string' },
@@ -86,7 +79,7 @@ export const botRoutes: Route[] = [
       { name: 'full_name', type: 'string' },
       { name: 'role', type: 'int', oneOf: ROLES },
       { name: 'bot_owner_id', type: 'int' },
-      { name: 'config_data', type: 'json_object', validate: stringMap },
+      { name: 'config_data', type: 'json_object', validate: stringValues },
       { name: 'service_payload_url', type: 'json', validate: jsonUrl },
       { name: 'service_interface', type: 'int', default: 1 },
       { name: 'default_sending_stream', type: 'string' },

@@ -17,7 +17,7 @@ import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingValue } from '../../engine/groups.ts';
 import { CHANNEL_GROUP_SETTINGS, type GroupSettingValue, type TopicsPolicy } from '../../engine/state.ts';
 import { combineOutcomes, mapOutcome, withValue } from '../../engine/events.ts';
-import { boolParam, codePointLength } from '../checks.ts';
+import { boolParam, codePointLength, isObject } from '../checks.ts';
 import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
@@ -32,8 +32,9 @@ const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 
  */
 function topicsPolicy(value: unknown, name: string): TopicsPolicy {
   if (value !== null && typeof value !== 'string') throw ChatError.badRequest(`${name} is not a string`);
-  if (!(TOPICS_POLICIES as readonly unknown[]).includes(value)) throw ChatError.badRequest(`Invalid ${name}`);
-  return value as TopicsPolicy;
+  const policy = TOPICS_POLICIES.find((p) => p === value);
+  if (policy === undefined) throw ChatError.badRequest(`Invalid ${name}`);
+  return policy;
 }
 
 /** Creation settings shared by POST /users/me/subscriptions and POST /channels/create. */
@@ -78,12 +79,12 @@ function settingsFrom(params: ParamsOf<typeof creationParams>): ChannelSettings 
 
 /** subscriptions: [{name, color?, description?}], checked like Zulip's pydantic model. */
 function parseSubscriptions(maxDescription: number) {
-  return (value: unknown, name: string): SubscribeRequestItem[] =>
-    (value as unknown[]).map((item, i) => {
+  return (value: unknown[], name: string): SubscribeRequestItem[] =>
+    value.map((item, i) => {
       const at = `${name}[${i}]`;
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+      if (!isObject(item)) throw ChatError.badRequest(`${at} is not a dict`);
       // A plain pydantic BaseModel upstream (AddSubscriptionData): unknown keys are ignored.
-      const entry = item as Record<string, unknown>;
+      const entry = item;
       if (entry.name === undefined) throw ChatError.badRequest(`${at}["name"] is missing`);
       if (typeof entry.name !== 'string') throw ChatError.badRequest(`${at}["name"] is not a string`);
       const out: SubscribeRequestItem = { name: entry.name };
@@ -105,13 +106,13 @@ function parseSubscriptions(maxDescription: number) {
     });
 }
 
-function parseSubscriptionData(value: unknown, name: string): PropertyChange[] {
-  return (value as unknown[]).map((item, i) => {
+function parseSubscriptionData(value: unknown[], name: string): PropertyChange[] {
+  return value.map((item, i) => {
     const at = `${name}[${i}]`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    if (!isObject(item)) throw ChatError.badRequest(`${at} is not a dict`);
     // A plain pydantic BaseModel upstream (SubscriptionPropertyChangeRequest): unknown keys are
     // ignored (extra="ignore" is pydantic's default).
-    const entry = item as Record<string, unknown>;
+    const entry = item;
     for (const key of ['stream_id', 'property', 'value']) {
       if (entry[key] === undefined) throw ChatError.badRequest(`${at}["${key}"] is missing`);
     }

@@ -1,6 +1,7 @@
 /** Draft endpoints (reference part 2 §1). */
 import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDrafts, type DraftInput } from '../../engine/drafts.ts';
 import { ChatError } from '../../engine/errors.ts';
+import { isObject } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
@@ -12,8 +13,8 @@ const DRAFT_KEYS: readonly string[] = ['type', 'to', 'topic', 'content', 'timest
  * last; nested names follow Zulip's template (`drafts[0]["content"] cannot be blank`).
  */
 export function parseDraft(value: unknown, name: string): DraftInput {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw ChatError.badRequest(`${name} is not a dict`);
-  const draft = value as Record<string, unknown>;
+  if (!isObject(value)) throw ChatError.badRequest(`${name} is not a dict`);
+  const draft = value;
   const field = (key: string) => `${name}[${JSON.stringify(key)}]`;
   const present = (key: string) => {
     if (!(key in draft)) throw ChatError.badRequest(`${field(key)} field is missing`);
@@ -42,8 +43,8 @@ export function parseDraft(value: unknown, name: string): DraftInput {
   return { type: type as DraftInput['type'], to: to as number[], topic, content: trimmed, timestamp };
 }
 
-function parseDraftList(value: unknown, name: string): DraftInput[] {
-  return (value as unknown[]).map((item, i) => parseDraft(item, `${name}[${i}]`));
+function parseDraftList(value: unknown[], name: string): DraftInput[] {
+  return value.map((item, i) => parseDraft(item, `${name}[${i}]`));
 }
 
 const draftIdInPath = { name: 'draft_id', type: 'int', in: 'path', required: true } as const;

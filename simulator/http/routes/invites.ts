@@ -14,9 +14,10 @@ import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 /** check_int_in_validator's refusal, as typed_endpoint words it. */
-function inviteAs(value: unknown, name: string): Role {
-  if (!INVITE_AS_VALUES.includes(value as Role)) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
-  return value as Role;
+function inviteAs(value: number, name: string): Role {
+  const role = INVITE_AS_VALUES.find((r) => r === value);
+  if (role === undefined) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
+  return role;
 }
 
 /** Json[int | None]: minutes, or null for a link that never expires. */

@@ -1,14 +1,9 @@
 /** Presence (reference part 4 §7): report one's own, read the realm's, read one user's. */
 import { ChatError } from '../../engine/errors.ts';
 import { realmPresence, reportPresence, userPresence } from '../../engine/presence.ts';
+import { intOrNull } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
-
-/** `Json[int] | None`. */
-function intOrNull(value: unknown, name: string): number | null {
-  if (value !== null && !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
-  return value as number | null;
-}
 
 export const presenceRoutes: Route[] = [
   defineRoute({

@@ -14,6 +14,7 @@ import {
 } from '../../engine/custom-profile-field-admin.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { withValue } from '../../engine/events.ts';
+import { isObject } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
@@ -25,11 +26,11 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
  * against the union's first member, as pydantic does (`data[0]["value"]["str"] is not a string`;
  * the exact path format is derived from Zulip's error template).
  */
-export function parseChanges(value: unknown, name: string): ProfileDataChange[] {
-  return (value as unknown[]).map((item, i) => {
+export function parseChanges(value: unknown[], name: string): ProfileDataChange[] {
+  return value.map((item, i) => {
     const at = `${name}[${i}]`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
-    const entry = item as Record<string, unknown>;
+    if (!isObject(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    const entry = item;
     if (!('id' in entry)) throw ChatError.badRequest(`${at}["id"] is missing`);
     if (!isInt(entry.id)) throw ChatError.badRequest(`${at}["id"] is not an integer`);
     if (!('value' in entry)) throw ChatError.badRequest(`${at}["value"] is missing`);
@@ -56,7 +57,7 @@ function parseFieldData(value: unknown, name: string): ProfileFieldData {
 }
 
 const fieldId = { name: 'field_id', type: 'int', in: 'path', required: true } as const;
-const trimmed = (value: unknown) => (value as string).trim();
+const trimmed = (value: string) => value.trim();
 
 export const profileFieldRoutes: Route[] = [
   defineRoute({

@@ -11,7 +11,7 @@ import {
   type RealmUpdate,
 } from '../../engine/realm-settings.ts';
 import { REALM_GROUP_SETTINGS, type RealmGroupSetting } from '../../engine/state.ts';
-import { boolParam } from '../checks.ts';
+import { boolParam, nonNegative } from '../checks.ts';
 import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
@@ -26,17 +26,17 @@ function intOrString(value: unknown, name: string): number | string {
 /** A string naming one member of an enum (parse_enum_from_string_value). */
 const enumName =
   (names: Record<string, number>) =>
-  (value: unknown, name: string): string => {
-    if (!Object.hasOwn(names, value as string)) throw ChatError.badRequest(`Invalid ${name}`);
-    return value as string;
+  (value: string, name: string): string => {
+    if (!Object.hasOwn(names, value)) throw ChatError.badRequest(`Invalid ${name}`);
+    return value;
   };
 
 /** An integer among the enum's values (upstream's pydantic enum check). */
 const enumValue =
   (values: ReadonlySet<number>) =>
-  (value: unknown, name: string): number => {
-    if (!values.has(value as number)) throw ChatError.badRequest(`Invalid ${name}`);
-    return value as number;
+  (value: number, name: string): number => {
+    if (!values.has(value)) throw ChatError.badRequest(`Invalid ${name}`);
+    return value;
   };
 
 /** check_jitsi_url: "default", or an http(s) URL of at most 200 characters (Json[str]). */
@@ -129,10 +129,7 @@ const PARAMS = paramList([
   { name: 'string_id', type: 'string', maxLength: 40 },
   { name: 'topics_policy', type: 'string', validate: enumName(TOPICS_POLICY_VALUES) },
   int('video_chat_provider'),
-  int('waiting_period_threshold', (value, name) => {
-    if ((value as number) < 0) throw ChatError.badRequest(`${name} is too small`);
-    return value;
-  }),
+  int('waiting_period_threshold', nonNegative),
   bool('want_advertise_in_communities_directory'),
   int('zulip_update_announcements_stream_id'),
   { name: 'welcome_message_custom_text', type: 'string', maxLength: 8000 },

@@ -7,8 +7,8 @@ import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 /** Zulip strips the text first, then counts code points (StringConstraints(strip_whitespace, max_length=60)). */
-function trimmedStatusText(value: unknown, name: string): string {
-  const text = (value as string).trim();
+function trimmedStatusText(value: string, name: string): string {
+  const text = value.trim();
   if (codePointLength(text) > MAX_STATUS_TEXT_LENGTH) {
     throw ChatError.badRequest(`${name} is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
   }

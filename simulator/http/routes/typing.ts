@@ -9,27 +9,9 @@ import {
   type TypingOp,
   type TypingRecipientType,
 } from '../../engine/typing.ts';
+import { intListOrNull, intOrNull, trimmed } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
-
-/** `Json[list[int] | None]`: null reads as not given. */
-function intListOrNull(value: unknown, name: string): number[] | null {
-  if (value === null) return null;
-  if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
-  value.forEach((item, i) => {
-    if (!Number.isSafeInteger(item)) throw ChatError.badRequest(`${name}[${i}] is not an integer`);
-  });
-  return value as number[];
-}
-
-/** `Json[int | None]`. */
-function intOrNull(value: unknown, name: string): number | null {
-  if (value !== null && !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
-  return value as number | null;
-}
-
-/** OptionalTopic: StringConstraints(strip_whitespace=True). */
-const stripped = (value: unknown): string => (value as string).trim();
 
 export const typingRoutes: Route[] = [
   defineRoute({
@@ -43,7 +25,7 @@ export const typingRoutes: Route[] = [
       { name: 'op', type: 'string', required: true, oneOf: TYPING_OPS },
       { name: 'type', type: 'string', default: 'direct', oneOf: TYPING_RECIPIENT_TYPES },
       { name: 'stream_id', type: 'json', validate: intOrNull },
-      { name: 'topic', type: 'string', aliases: ['subject'], validate: stripped },
+      { name: 'topic', type: 'string', aliases: ['subject'], validate: trimmed },
     ],
     handler(ctx) {
       const p = ctx.params;

@@ -42,7 +42,7 @@ export const userTopicRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return updateMutedTopic(engine, user, {
-          op: params.op as 'add' | 'remove',
+          op: params.op,
           topic: params.topic,
           streamName: params.stream,
           streamId: params.stream_id,

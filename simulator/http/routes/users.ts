@@ -23,14 +23,13 @@ const formatParams = paramList([
   { name: 'include_custom_profile_fields', type: 'bool', default: false },
 ]);
 
-function parseActions(value: unknown, name: string): Partial<Record<DeactivationAction, boolean>> {
+function parseActions(value: Record<string, unknown>, name: string): Partial<Record<DeactivationAction, boolean>> {
   const out: Partial<Record<DeactivationAction, boolean>> = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(DEACTIVATION_ACTIONS as readonly string[]).includes(key)) {
-      throw ChatError.badRequest(`Argument "${key}" at ${name} is unexpected`);
-    }
+  for (const [key, v] of Object.entries(value)) {
+    const action = DEACTIVATION_ACTIONS.find((a) => a === key);
+    if (action === undefined) throw ChatError.badRequest(`Argument "${key}" at ${name} is unexpected`);
     if (typeof v !== 'boolean') throw ChatError.badRequest(`${name}["${key}"] is not a boolean`);
-    out[key as DeactivationAction] = v;
+    out[action] = v;
   }
   return out;
 }
@@ -134,7 +133,7 @@ export const userRoutes: Route[] = [
         name: 'deactivation_notification_comment',
         type: 'string',
         maxLength: 2000,
-        validate: (v) => (v as string).trim(),
+        validate: (v: string) => v.trim(),
       },
     ],
     handler({ engine, user, params }) {
