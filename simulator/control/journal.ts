@@ -8,6 +8,7 @@ import type { JournalEntry, RecordedBody } from '../../types/control/control.ts'
 import type { RawRequest, RequestTrace } from '../http/dispatch.ts';
 import type { RawResponse } from '../http/envelope.ts';
 import type { Route } from '../http/route.ts';
+import { keepParams, recordParams, type KeptParams } from './journal-params.ts';
 import { routeName } from './route-names.ts';
 
 export interface JournalLimits {
@@ -58,6 +59,11 @@ export interface Recorded {
   requestHeaders: Readonly<Record<string, string | undefined>>;
   requestBody: RawBody;
   requestTruncated: boolean;
+  /**
+   * The parameters dispatch read (journal-params.ts), kept once the request is answered; they
+   * count toward the byte budget and go with the bodies (and with a body cut at the limit).
+   */
+  params: KeptParams | null;
   /** The route reached (named only when read: most entries never are). */
   route: Route | null;
   userId: number | null;
@@ -94,7 +100,14 @@ function keptBody(raw: RawBody): RawBody {
   return typeof raw === 'string' ? raw.slice(0, MAX_RECORDED_BODY_BYTES) : Uint8Array.prototype.slice.call(raw!, 0, MAX_RECORDED_BODY_BYTES);
 }
 
-function recordBody(raw: RawBody, truncated: boolean, dropped: boolean, headers: Readonly<Record<string, string | undefined>>, status?: number): RecordedBody {
+function recordBody(
+  raw: RawBody,
+  truncated: boolean,
+  dropped: boolean,
+  headers: Readonly<Record<string, string | undefined>>,
+  status?: number,
+  params?: Record<string, unknown>,
+): RecordedBody {
   const plainHeaders: Record<string, string> = {};
   // for…in and one object literal per shape: Object.entries and a conditional spread cost more.
   for (const k in headers) {
@@ -113,7 +126,7 @@ function recordBody(raw: RawBody, truncated: boolean, dropped: boolean, headers:
     }
   }
   return status === undefined
-    ? { headers: plainHeaders, body, body_encoding: encoding, body_truncated: truncated, body_dropped: dropped }
+    ? { headers: plainHeaders, body, body_encoding: encoding, body_truncated: truncated, body_dropped: dropped, params: params ?? {} }
     : { status, headers: plainHeaders, body, body_encoding: encoding, body_truncated: truncated, body_dropped: dropped };
 }
 
@@ -188,6 +201,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
       lighter.responseDropped = (lighter.responseBody?.length ?? 0) > 0;
       lighter.requestBody = undefined;
       lighter.responseBody = undefined;
+      lighter.params = null;
       lighter.bodiesDropped = true;
     }
     if (first > 0 && first >= recorded.length - first) {
@@ -206,6 +220,16 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
     entry.apiEmail = user ? user.email : null;
   };
 
+  /** The parameters of an entry that is done, weighed; none for an entry past the budget or with a cut body. */
+  const keep = (entry: Recorded, trace: JournalTrace): void => {
+    if (entry.evicted || entry.bodiesDropped || entry.requestTruncated) return;
+    const kept = keepParams(trace);
+    if (!kept) return;
+    entry.params = kept;
+    entry.bytes += kept.weight;
+    bytes += kept.weight;
+  };
+
   return {
     begin(req, trace) {
       const requestBody = keptBody(req.body);
@@ -216,6 +240,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
         requestHeaders: req.headers,
         requestBody,
         requestTruncated: cut(req.body),
+        params: null,
         route: null,
         userId: null,
         deliveryEmail: null,
@@ -241,6 +266,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
     finish(entry, trace, response) {
       learn(entry, trace);
       entry.trace = null;
+      keep(entry, trace);
       const sent = response.bytes ?? response.body;
       entry.responseStatus = response.status;
       entry.responseHeaders = response.headers;
@@ -263,6 +289,8 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
     drop(entry, trace) {
       learn(entry, trace);
       entry.trace = null;
+      keep(entry, trace);
+      evict();
       entry.outcome = 'dropped';
       if (!entry.evicted) tell(entry.seq);
     },
@@ -284,7 +312,14 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
           route: e.route ? routeName(e.route) : null,
           user_id: e.userId,
           user_email: e.deliveryEmail,
-          request: recordBody(e.requestBody, e.requestTruncated, e.requestDropped, e.requestHeaders),
+          request: recordBody(
+            e.requestBody,
+            e.requestTruncated,
+            e.requestDropped,
+            e.requestHeaders,
+            undefined,
+            recordParams(e.trace ? keepParams(e.trace) : e.params, e.route),
+          ),
           response: e.responseHeaders === null ? null : recordBody(e.responseBody, e.responseTruncated, e.responseDropped, e.responseHeaders, e.responseStatus!),
           outcome: e.outcome,
           fault_id: e.faultId,

@@ -66,6 +66,37 @@ export function outcome<T>(value: T, events: Effect[] = []): Outcome<T> {
   return { value, events };
 }
 
+/**
+ * Whether a route handler's answer is an Outcome (its events still to commit) rather than its
+ * success fields: no response schema has both a top-level `value` and `events` (a test holds
+ * them to it), and this runs once per request, so it reads two properties and allocates nothing.
+ */
+export function isOutcome(answer: unknown): answer is Outcome<unknown> {
+  return typeof answer === 'object' && answer !== null && 'value' in answer && Array.isArray((answer as { events?: unknown }).events);
+}
+
+/** An outcome's events with another value (the route answers `{}` for an action's result). */
+export function withValue<T>(done: Outcome<unknown>, value: T): Outcome<T> {
+  return { value, events: done.events };
+}
+
+/** An outcome's value transformed, its events kept. */
+export function mapOutcome<A, B>(done: Outcome<A>, f: (value: A) => B): Outcome<B> {
+  return { value: f(done.value), events: done.events };
+}
+
+/**
+ * Several actions of one request as one outcome: their events in the order the actions ran
+ * (what `commit` after each would have published), and the request's value. Zulip sends a
+ * request's events when its transaction commits, so they reach the queues together.
+ */
+export function combineOutcomes<T>(value: T, ...done: readonly Outcome<unknown>[]): Outcome<T> {
+  if (done.length === 1) return { value, events: done[0]!.events };
+  const events: Effect[] = [];
+  for (const d of done) for (const e of d.events) events.push(e);
+  return { value, events };
+}
+
 export function effect(event: Effect['event'], users: Iterable<number>): Effect {
   return { event, users: sortedDistinct(users) };
 }

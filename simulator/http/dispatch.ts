@@ -1,33 +1,27 @@
 /**
- * handle(request) → response, for every route of the table: match (404 / 405 / OPTIONS / HEAD),
- * authenticate, check the role, decode parameters, call the handler, add
+ * The request pipeline, handle(request) → response, for every route of the table: match (404 /
+ * 405 / OPTIONS / HEAD, route-match.ts), read the body (form-body.ts), authenticate, count
+ * (route-rate-limit.ts), check the role, decode parameters, call the handler, add
  * `ignored_parameters_unsupported`, render the envelope. The node:http adapter and the
  * in-process `request()` both go through here, so they cannot disagree.
  */
 import { installedContract, type Contract } from '../contract.ts';
 import { ChatError, isChatError } from '../engine/errors.ts';
-import type { Engine } from '../engine/core.ts';
+import { commit, type Engine } from '../engine/core.ts';
+import { isOutcome } from '../engine/events.ts';
 import type { UserRecord } from '../engine/state.ts';
-import { catchUp, clockNow } from '../engine/time.ts';
+import { catchUp } from '../engine/time.ts';
 import { authenticate, checkRouteRole, constantTimeEqual, createCredentialsReader, type BasicCredentials, type SecretsEqual } from './auth.ts';
-import {
-  bodyLength,
-  errorResponse,
-  internalErrorResponse,
-  methodNotAllowedResponse,
-  successResponse,
-  type RawResponse,
-} from './envelope.ts';
+import { bodyLength, errorResponse, internalErrorResponse, methodNotAllowedResponse, successResponse, type RawResponse } from './envelope.ts';
+import { NO_BODY, NO_PARAMS, parseBody, toMap, type ParsedBody } from './form-body.ts';
 import { decodeParams, type RawParams } from './params.ts';
-import {
-  createRateLimiter,
-  rateLimitedError,
-  rateLimitHeaders,
-  type RateLimitConfig,
-  type RateLimiter,
-  type RateLimitKey,
-} from './rate-limit.ts';
-import { RawReply, type Method, type Route, type UploadedFile } from './route.ts';
+import type { RateLimitConfig, RateLimiter, RateLimitKey } from './rate-limit.ts';
+import { RawReply, Refusal, type Method, type Route, type UploadedFile } from './route.ts';
+import { compileTables, matchUrl, type RouteTables, type UrlMatch } from './route-match.ts';
+import { applyRateLimit, limiterPerEngine, rateLimitKeyOf, type RequestNote } from './route-rate-limit.ts';
+
+// Where these lived before dispatch was split by job; importers keep working.
+export { API_PREFIX, compileRoutes, decodePath, routePrefix, type RouteTable } from './route-match.ts';
 
 export type { RawResponse } from './envelope.ts';
 
@@ -52,6 +46,11 @@ export interface RawRequest {
 export interface RequestTrace {
   route?: Route;
   user?: UserRecord;
+  /** The request's parameters as dispatch read them (the journal shows them): path segments, query, form fields, files. */
+  path?: Readonly<Record<string, string>>;
+  query?: ReadonlyMap<string, string>;
+  body?: ReadonlyMap<string, string>;
+  files?: ReadonlyMap<string, readonly UploadedFile[]>;
 }
 
 /** A request that reached a route and passed authentication, about to be decoded and handled. */
@@ -61,204 +60,6 @@ export interface RoutedCall {
   user: UserRecord | undefined;
   /** Parameters as sent: path segments, query string, form fields. */
   raw: RawParams;
-}
-
-export const API_PREFIX = '/api/v1';
-
-/** Where a route's path starts: under /api/v1, or at the site root (file downloads). */
-export function routePrefix(route: Route): string {
-  return route.outsideApi ? '' : API_PREFIX;
-}
-
-interface CompiledPattern {
-  pattern: string;
-  regex: RegExp | null;
-  names: string[];
-  byMethod: Map<string, Route>;
-  /** Methods in route-definition order, HEAD appended after GET's presence (Django's order). */
-  allowed: string[];
-}
-
-export interface RouteTable {
-  staticPaths: Map<string, CompiledPattern>;
-  dynamic: CompiledPattern[];
-}
-
-/** Compile the table once: static paths in a map, parameterised ones as anchored regexes. */
-export function compileRoutes(routes: readonly Route[]): RouteTable {
-  const byPattern = new Map<string, CompiledPattern>();
-  // A route answers at its path and at each alias path alike.
-  for (const [path, route] of routes.flatMap((r) => [r.path, ...(r.aliasPaths ?? [])].map((p) => [p, r] as const))) {
-    let entry = byPattern.get(path);
-    if (!entry) {
-      const names: string[] = [];
-      const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
-        names.push(name);
-        const spec = route.params.find((p) => p.name === name && p.in === 'path');
-        if (!spec) throw new Error(`route ${route.method} ${path}: path parameter ${name} is not declared`);
-        if (spec.type === 'int') return '(\\d+)';
-        return spec.spansSegments ? '(.+)' : '([^/]+)';
-      });
-      entry = {
-        pattern: path,
-        regex: names.length > 0 ? new RegExp(`^${source}$`) : null,
-        names,
-        byMethod: new Map(),
-        allowed: [],
-      };
-      byPattern.set(path, entry);
-    }
-    if (entry.byMethod.has(route.method)) throw new Error(`duplicate route ${route.method} ${path}`);
-    entry.byMethod.set(route.method, route);
-    entry.allowed.push(route.method);
-  }
-  const all = [...byPattern.values()];
-  for (const e of all) if (e.byMethod.has('GET')) e.allowed.push('HEAD');
-  return {
-    staticPaths: new Map(all.filter((e) => !e.regex).map((e) => [e.pattern, e])),
-    dynamic: all.filter((e) => e.regex),
-  };
-}
-
-function matchPath(table: RouteTable, path: string): UrlMatch {
-  const fixed = table.staticPaths.get(path);
-  if (fixed) return { entry: fixed, params: {} };
-  for (const entry of table.dynamic) {
-    const m = entry.regex!.exec(path);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    entry.names.forEach((name, i) => {
-      params[name] = m[i + 1]!;
-    });
-    return { entry, params };
-  }
-  return null;
-}
-
-/**
- * The path as Django routes it: %-escapes decoded first (PATH_INFO), so `/users/%31%30` is
- * user 10 and `/users/iago%40zulip.com` an email. Escapes that are not UTF-8 stay as written
- * (Django's repercent_broken_unicode), so they reach a route as text instead of failing.
- */
-export function decodePath(raw: string): string {
-  if (!raw.includes('%')) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run);
-      } catch {
-        return run.toUpperCase();
-      }
-    });
-  }
-}
-
-/** No parameters: shared by every request without a query or a body (nothing writes to them). */
-const NO_PARAMS: ReadonlyMap<string, string> = new Map();
-const NO_FILES: ReadonlyMap<string, UploadedFile[]> = new Map();
-const NONE_IGNORED: string[] = [];
-/** The body of a GET or HEAD, which Zulip never reads. */
-const NO_BODY: ParsedBody = { fields: NO_PARAMS, files: NO_FILES };
-
-function toMap(search: URLSearchParams): Map<string, string> {
-  // Django's QueryDict.get answers the last value of a repeated key.
-  const out = new Map<string, string>();
-  for (const [k, v] of search) out.set(k, v);
-  return out;
-}
-
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Django's QueryDict: the raw form bytes are UTF-8, and a body that is not valid UTF-8 is read
- * as ISO-8859-1 instead (each byte one character) before the %-escapes are decoded.
- */
-function formText(body: Buffer): string {
-  try {
-    return STRICT_UTF8.decode(body);
-  } catch {
-    return body.toString('latin1');
-  }
-}
-
-/** A request body: its form fields, and (multipart only) its files, apart as Django keeps them. */
-interface ParsedBody {
-  fields: ReadonlyMap<string, string>;
-  files: ReadonlyMap<string, UploadedFile[]>;
-}
-
-/**
- * Django's MultiPartParser.sanitize_file_name: directories dropped, unprintable characters
- * removed; a part left without a name (or named `.`/`..`) is skipped, null.
- */
-function djangoFileName(raw: string): string | null {
-  const base = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
-  // Python's str.isprintable(): no control, format, unassigned or separator characters but the space.
-  const name = base.replace(/[\p{C}\p{Z}]/gu, (ch) => (ch === ' ' ? ch : ''));
-  return name === '' || name === '.' || name === '..' ? null : name;
-}
-
-/**
- * Which parts of a multipart body declare their own Content-Type, in order. The platform's parser
- * gives a file part without one the type text/plain; Django leaves it empty and Zulip then guesses
- * the type from the file name (Python's requests, and so the Python client, sends no type).
- */
-function partsDeclaringType(body: Buffer | string, contentType: string): boolean[] {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!boundary) return [];
-  const text = typeof body === 'string' ? body : body.toString('latin1');
-  const parts = text.split(`--${boundary[1] ?? boundary[2]}`).slice(1);
-  const out: boolean[] = [];
-  for (const part of parts) {
-    if (part.startsWith('--')) break;
-    const end = part.indexOf('\r\n\r\n');
-    out.push(/^content-type[ \t]*:/im.test(end < 0 ? part : part.slice(0, end)));
-  }
-  return out;
-}
-
-/** A request body's parameters: at once, but for multipart bodies, which the platform parses asynchronously. */
-function parseBody(req: RawRequest): ParsedBody | Promise<ParsedBody> {
-  if (req.body === undefined || req.body.length === 0) return { fields: NO_PARAMS, files: NO_FILES };
-  const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/x-www-form-urlencoded')) {
-    return { fields: toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body))), files: NO_FILES };
-  }
-  if (type.startsWith('multipart/form-data')) return parseMultipart(req.body, req.headers['content-type']!);
-  // Zulip never reads JSON (or any other) bodies on API endpoints: parameters look missing.
-  return { fields: NO_PARAMS, files: NO_FILES };
-}
-
-/** zulip-js posts FormData; the platform's own multipart parser reads it. */
-async function parseMultipart(body: Buffer | string, contentType: string): Promise<ParsedBody> {
-  let form: FormData;
-  try {
-    form = await new Request('http://simulator.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
-  } catch {
-    throw ChatError.badRequest('Malformed multipart body');
-  }
-  const fields = new Map<string, string>();
-  const files = new Map<string, UploadedFile[]>();
-  const typed = partsDeclaringType(body, contentType);
-  let index = -1;
-  for (const [field, value] of form) {
-    index++;
-    if (typeof value === 'string') {
-      fields.set(field, value);
-      continue;
-    }
-    // File parts go to Django's request.FILES: only routes that declare a file parameter see them.
-    const filename = djangoFileName(value.name);
-    if (filename === null) continue;
-    const partType = typed[index] === false ? '' : value.type;
-    const file: UploadedFile = { field, filename, contentType: partType, bytes: new Uint8Array(await value.arrayBuffer()) };
-    const sent = files.get(field);
-    if (sent) sent.push(file);
-    else files.set(field, [file]);
-  }
-  return { fields, files };
 }
 
 export interface DispatchOptions {
@@ -298,6 +99,9 @@ export interface RequestTraits {
   longPoll: boolean;
 }
 
+/** No ignored parameters: shared by every request that sends only what its route reads. */
+const NONE_IGNORED: string[] = [];
+
 /** The traits of most routes, shared: the server asks for them on every request. */
 const ORDINARY: RequestTraits = Object.freeze({ maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: false });
 const LONG_POLL: RequestTraits = Object.freeze({ maxBodyBytes: undefined, bodyTooLarge: undefined, longPoll: true });
@@ -322,12 +126,7 @@ export function isPromise<T>(value: Soon<T>): value is Promise<T> {
 }
 
 export function createDispatcher(getEngine: () => Engine, routes: readonly Route[], options: DispatchOptions = {}): Handle {
-  const tables: RouteTables = {
-    api: compileRoutes(routes.filter((r) => !r.outsideApi)),
-    site: compileRoutes(routes.filter((r) => r.outsideApi)),
-    lastUrl: undefined,
-    lastMatch: null,
-  };
+  const tables = compileTables(routes);
   const settings: DispatchSettings = {
     secretsEqual: options.secretsEqual ?? constantTimeEqual,
     readCredentials: createCredentialsReader(),
@@ -390,31 +189,6 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   return handle;
 }
 
-type UrlMatch = { entry: CompiledPattern; params: Readonly<Record<string, string>> } | null;
-
-/**
- * The route pattern a URL reaches (under /api/v1, or at the site root), and its path parameters.
- * The server asks for a request's traits before it reads the body and dispatches it after, and
- * clients repeat URLs: the last URL's match is kept (it depends on the URL alone).
- */
-function matchUrl(tables: RouteTables, url: string): UrlMatch {
-  if (url === tables.lastUrl) return tables.lastMatch;
-  const queryStart = url.indexOf('?');
-  // Zulip's URL patterns are exact: `/users/` is not `/users`.
-  const decoded = decodePath(queryStart < 0 ? url : url.slice(0, queryStart));
-  const match = decoded.startsWith(`${API_PREFIX}/`) ? matchPath(tables.api, decoded.slice(API_PREFIX.length)) : matchPath(tables.site, decoded);
-  tables.lastUrl = url;
-  tables.lastMatch = match;
-  return match;
-}
-
-/** Routes under /api/v1, and the few served from the site root (file downloads). */
-interface RouteTables {
-  api: RouteTable;
-  site: RouteTable;
-  lastUrl: string | undefined;
-  lastMatch: UrlMatch;
-}
 
 interface DispatchSettings {
   secretsEqual: SecretsEqual;
@@ -427,46 +201,6 @@ interface DispatchSettings {
   rateLimiter: ((engine: Engine) => RateLimiter) | undefined;
 }
 
-/** What dispatch learns about a request that the answer carries whatever it is. */
-interface RequestNote {
-  rateLimitHeaders?: Record<string, string>;
-}
-
-function limiterPerEngine(config: RateLimitConfig): (engine: Engine) => RateLimiter {
-  const rules = config as Exclude<RateLimitConfig, false>;
-  // Built once now, so that a wrong configuration fails when the simulator is created.
-  createRateLimiter(rules);
-  const limiters = new WeakMap<Engine, RateLimiter>();
-  return (engine) => {
-    let limiter = limiters.get(engine);
-    if (!limiter) limiters.set(engine, (limiter = createRateLimiter(rules)));
-    return limiter;
-  };
-}
-
-/**
- * The client's address as Zulip reads it: X-Real-IP (set by Zulip's nginx, trusted), else the
- * socket's peer; in-process requests come from loopback.
- */
-function clientAddress(req: RawRequest): string {
-  return req.headers['x-real-ip'] ?? req.remoteAddress ?? '127.0.0.1';
-}
-
-/** The bucket a request counts in before its parameters are read, or undefined when it counts in none. */
-function rateLimitKeyOf(route: Route, user: UserRecord | undefined, req: RawRequest): RateLimitKey | undefined {
-  if (route.rateLimit === 'exempt' || route.rateLimit === 'password') return undefined;
-  if (user) return { domain: 'api_by_user', entity: route.rateLimit === 'events' ? `${user.id}:events` : String(user.id) };
-  if (route.auth === 'optional') return { domain: 'api_by_ip', entity: clientAddress(req) };
-  return undefined;
-}
-
-/** Count the request in its bucket: over the limit, Zulip's 429; either way the headers for the answer. */
-function applyRateLimit(engine: Engine, limiter: RateLimiter, key: RateLimitKey, note: RequestNote): void {
-  const now = clockNow(engine);
-  const verdict = limiter.check(key, now);
-  note.rateLimitHeaders = rateLimitHeaders(verdict, now);
-  if (verdict.limited) throw rateLimitedError(verdict.secondsToFreedom);
-}
 
 /** The route a request reached, told to the contract with its answer. */
 interface Reached {
@@ -486,6 +220,7 @@ function dispatch(
   const queryStart = req.url.indexOf('?');
   const query = queryStart < 0 ? NO_PARAMS : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
   const matched = matchUrl(tables, req.url);
+  if (req.trace) req.trace.query = query;
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
   const method = req.method.toUpperCase();
   if (method === 'OPTIONS') {
@@ -513,6 +248,12 @@ interface InFlight {
 function routed(request: InFlight, parsed: ParsedBody): Soon<RawResponse> {
   const { engine, req, matched, settings, note, reached } = request;
   const body = parsed.fields;
+  const trace = req.trace;
+  if (trace) {
+    trace.path = matched.params;
+    trace.body = body;
+    trace.files = parsed.files;
+  }
   let method = request.method;
   // Legacy method override: a POST form field `method` picks the handler, compared as sent
   // (Django's method names are upper case, so `patch` matches nothing and answers 405).
@@ -592,12 +333,20 @@ function handled(request: InFlight, call: RoutedCall, limiter: RateLimiter | und
     // A successful login clears the username's record.
     if (passwordKey) limiter!.clear(passwordKey);
     if (answer instanceof RawReply) return answer.response;
+    if (answer instanceof Refusal) {
+      commit(engine, answer.done);
+      throw answer.error;
+    }
+    // The one place a route's events are committed: once its handler has answered (Zulip sends
+    // a request's events when its transaction commits, send_event_on_commit), so a handler that
+    // throws publishes nothing of what it had done.
+    const fields = isOutcome(answer) ? commit(engine, answer) : answer;
     const { body, query } = raw;
     // Most requests send only parameters their route reads: no list to make, sort or write.
     let ignored: string[] | undefined;
     for (const k of body.keys()) if (!used.has(k)) (ignored ??= []).push(k);
     for (const k of query.keys()) if (!used.has(k)) (ignored ??= []).push(k);
-    return successResponse(answer, ignored === undefined ? NONE_IGNORED : [...new Set(ignored)].sort());
+    return successResponse(fields as object, ignored === undefined ? NONE_IGNORED : [...new Set(ignored)].sort());
   };
   return isPromise(fields) ? fields.then(envelope) : envelope(fields);
 }

@@ -9,6 +9,9 @@ import type { ParamSpec, UploadedFile } from './route.ts';
 
 export { codePointLength };
 
+/** A spec's check as dispatch calls it: with the value decoded for the spec's type. */
+type Validate = (value: unknown, name: string) => unknown;
+
 function parseJson(raw: string, name: string): unknown {
   try {
     return JSON.parse(raw);
@@ -118,23 +121,8 @@ export function decodeParam(spec: ParamSpec, raw: string): unknown {
     }
   }
   if (spec.oneOf && !spec.oneOf.includes(value as string | number)) throw ChatError.badRequest(`Invalid ${name}`);
-  if (spec.validate) value = spec.validate(value, name);
+  if (spec.validate) value = (spec.validate as Validate)(value, name);
   return value;
-}
-
-/**
- * Zulip's `StringConstraints(strip_whitespace=True, min_length=1, max_length=N)`: the value is
- * trimmed first, then must be non-blank and at most N code points.
- */
-export function trimmedNonBlank(maxLength?: number): (value: unknown, name: string) => string {
-  return (value, name) => {
-    const text = (value as string).trim();
-    if (text === '') throw ChatError.badRequest(`${name} cannot be blank`);
-    if (maxLength !== undefined && codePointLength(text) > maxLength) {
-      throw ChatError.badRequest(`${name} is too long (limit: ${maxLength} characters)`);
-    }
-    return text;
-  };
 }
 
 export interface RawParams {
@@ -195,7 +183,7 @@ export function decodeParams(specs: readonly ParamSpec[], raw: RawParams, used: 
     if (spec.in === 'path' && spec.type === 'int' && /^\d+$/.test(found)) {
       const n = Number(found);
       if (!Number.isSafeInteger(n)) throw ChatError.badRequest(`${spec.name} is not an integer`);
-      out[spec.name] = spec.validate ? spec.validate(n, spec.name) : n;
+      out[spec.name] = spec.validate ? (spec.validate as Validate)(n, spec.name) : n;
       continue;
     }
     out[spec.name] = decodeParam(spec, found);

@@ -6,6 +6,7 @@
  */
 import type { Engine } from '../engine/core.ts';
 import type { ChatError } from '../engine/errors.ts';
+import type { Outcome } from '../engine/events.ts';
 import type { UserRecord } from '../engine/state.ts';
 import type { ChatResponses } from '../../types/chat/responses/index.ts';
 import type { RawResponse, SerializedFields } from './envelope.ts';
@@ -29,6 +30,19 @@ export interface UploadedFile {
  */
 export class RawReply {
   constructor(readonly response: RawResponse) {}
+}
+
+/**
+ * A handler's refusal that keeps what it did first: dispatch commits `done`'s events, then answers
+ * `error`. Zulip's own cases run outside the failing transaction (a video-call provider's rejected
+ * token is cleared, and the user told, before the error answers); anything else a failing handler
+ * did publishes nothing.
+ */
+export class Refusal {
+  constructor(
+    readonly error: ChatError,
+    readonly done: Outcome<unknown>,
+  ) {}
 }
 
 /**
@@ -83,8 +97,12 @@ export interface ParamSpec {
   anyField?: boolean;
   /** Path parameters only: the value may span several segments (Django's `<path:…>`), e.g. `narrow/is/starred`. */
   spansSegments?: boolean;
-  /** Extra validation after decoding; throw a ChatError, or return the (possibly normalised) value. */
-  validate?: (value: unknown, name: string) => unknown;
+  /**
+   * Extra validation after decoding; throw a ChatError, or return the (possibly normalised) value.
+   * It takes the decoded value of the declared type (`defineRoute` types the handler's parameter
+   * with what it returns).
+   */
+  validate?: (value: never, name: string) => unknown;
   /** Other names accepted for the same parameter (both sent → REQUEST_CONFUSING_VAR). */
   aliases?: string[];
   /** Maximum string length (Zulip: `{name} is too long (limit: N characters)`). */
@@ -119,8 +137,13 @@ export type ResponseName = keyof ChatResponses;
 /** The success fields a route naming that schema answers (types/chat/responses, generated). */
 export type ResponseOf<K extends ResponseName> = ChatResponses[K];
 
-/** What a handler may answer: its success fields (as an object or as JSON text), or a raw reply; at once or later. */
-export type Reply<T> = T | SerializedFields<T> | RawReply | Promise<T | SerializedFields<T> | RawReply>;
+/**
+ * What a handler may answer: its success fields (as an object or as JSON text), an action's
+ * Outcome whose value they are (dispatch commits its events: the one place that does), or a raw
+ * reply; at once or later.
+ */
+export type Answer<T> = T | SerializedFields<T> | RawReply | Outcome<T> | Refusal;
+export type Reply<T> = Answer<T> | Promise<Answer<T>>;
 
 /** A route and the type of its success fields, generated from the schema it names. */
 type Answering<K extends ResponseName> = {

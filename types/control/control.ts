@@ -243,6 +243,12 @@ export interface RecordedBody {
    * The journal dropped this body to stay within its byte budget for bodies (256 KiB by default; the oldest go first, the newest entry keeps its own): `body` is empty, the rest of the entry stays.
    */
   body_dropped: boolean;
+  /**
+   * Requests only: the parameters as the simulator read them, whatever the client's encoding (urlencoded or multipart body, query string): path segments, then the query, then the form fields (a name in both shows the body's value, as Zulip reads the body first). Values of parameters the route declares JSON-typed are JSON-decoded as Zulip decodes them (`messages=[1,2]` is the list [1, 2]); other values are the strings sent. A file field is the list of its files, each `{filename, content_type, size}` (the bytes are not kept). Empty when the body was dropped for the byte budget or cut at 1 MiB (the parameters weigh in the same budget).
+   */
+  params?: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * This interface was referenced by `Control`'s JSON-Schema

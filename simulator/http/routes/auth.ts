@@ -5,6 +5,7 @@ import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
 import { formatUser } from '../../engine/users.ts';
 import { STAND_IN_PASSWORD } from '../auth.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ResponseOf, Route } from '../route.ts';
 
 // Django's validate_email, in short: a dotted domain (or localhost).
@@ -30,7 +31,7 @@ function userByDeliveryEmail(engine: Engine, email: string): UserRecord | undefi
 }
 
 const routes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/fetch_api_key',
     response: 'fetch-api-key',
@@ -42,7 +43,7 @@ const routes: Route[] = [
       { name: 'password', type: 'string', required: true },
     ],
     handler({ engine, params, secretsEqual }) {
-      const username = params.username as string;
+      const username = params.username;
       checkEmail(username);
       if (!engine.state.realm.password_auth_enabled) {
         throw new ChatError('PASSWORD_AUTH_DISABLED', 'Password authentication is disabled in this organization');
@@ -51,7 +52,7 @@ const routes: Route[] = [
       const user = found?.is_system_bot ? undefined : found;
       // Compared before anything is decided, stand-in included, so that an unknown email costs
       // what a wrong password costs (see STAND_IN_PASSWORD).
-      const passwordMatches = secretsEqual(user?.password ?? STAND_IN_PASSWORD, params.password as string);
+      const passwordMatches = secretsEqual(user?.password ?? STAND_IN_PASSWORD, params.password);
       // Zulip's backend order: unknown user, deactivated user, deactivated realm, then the password.
       if (!user) throw authFailed();
       if (!user.is_active) throw new ChatError('USER_DEACTIVATED', 'Account is deactivated');
@@ -59,8 +60,8 @@ const routes: Route[] = [
       if (user.password === null || !passwordMatches) throw authFailed();
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/jwt/fetch_api_key',
     response: 'jwt-fetch-api-key',
@@ -73,7 +74,7 @@ const routes: Route[] = [
     async handler({ engine, params }) {
       const key = engine.state.realm.jwt_key;
       if (key === null) throw ChatError.badRequest('JWT authentication is not enabled for this organization');
-      const token = params.token as string;
+      const token = params.token;
       if (token === '') throw ChatError.badRequest('No JSON web token passed in request');
       let payload: Record<string, unknown>;
       try {
@@ -92,8 +93,8 @@ const routes: Route[] = [
       }
       return out;
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/dev_fetch_api_key',
     response: 'dev-fetch-api-key',
@@ -101,7 +102,7 @@ const routes: Route[] = [
     summary: 'development server: API key for any user, no password',
     params: [{ name: 'username', type: 'string', required: true }],
     handler({ engine, params }) {
-      const username = params.username as string;
+      const username = params.username;
       checkEmail(username);
       if (engine.state.realm.deactivated) throw new ChatError('REALM_DEACTIVATED', 'This organization has been deactivated');
       const user = userByDeliveryEmail(engine, username);
@@ -109,8 +110,8 @@ const routes: Route[] = [
       if (!user || user.is_system_bot) throw authFailed();
       return { api_key: user.api_key, email: user.delivery_email, user_id: user.id };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/dev_list_users',
     response: 'dev-list-users',
@@ -128,7 +129,7 @@ const routes: Route[] = [
         direct_users: humans.filter((u) => u.role > 200).map(entry),
       };
     },
-  },
+  }),
 ];
 
 // dev_list_users is not REST-dispatched upstream: it answers any method.

@@ -1,10 +1,11 @@
 /** Bots (zerver/views/users.py, zerver/actions/bots.py): create, list your own, edit, new API key. DELETE is with the users' routes. */
 import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots.ts';
-import { commit } from '../../engine/core.ts';
 import { isValidUrl } from '../../engine/custom-profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { Role } from '../../engine/state.ts';
 import { ROLES } from '../../engine/user-admin.ts';
+import { stringValues } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route, UploadedFile } from '../route.ts';
 
 /** check_url on a JSON-encoded string (Zulip reads these two as Json[str]). */
@@ -14,20 +15,12 @@ function jsonUrl(value: unknown, name: string): string {
   return value;
 }
 
-/** check_dict(value_validator=check_string). */
-function stringMap(value: unknown, name: string): Record<string, string> {
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof v !== 'string') throw ChatError.badRequest(`${name}["${key}"] is not a string`);
-  }
-  return value as Record<string, string>;
-}
-
-const botIdInPath: ParamSpec = { name: 'bot_id', type: 'int', in: 'path', required: true };
-const avatar: ParamSpec = { name: 'avatar', type: 'file', anyField: true };
-const avatarCount = (params: Record<string, unknown>) => ({ count: (params.avatar as UploadedFile[]).length });
+const botIdInPath = { name: 'bot_id', type: 'int', in: 'path', required: true } as const;
+const avatar = { name: 'avatar', type: 'file', anyField: true } as const;
+const avatarCount = (params: { avatar: UploadedFile[] }) => ({ count: params.avatar.length });
 
 export const botRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/bots',
     response: 'create-bot',
@@ -40,7 +33,7 @@ export const botRoutes: Route[] = [
       { name: 'bot_type', type: 'int', default: 1 },
       { name: 'payload_url', type: 'json', default: '', validate: jsonUrl },
       { name: 'service_name', type: 'string' },
-      { name: 'config_data', type: 'json_object', default: {}, validate: stringMap },
+      { name: 'config_data', type: 'json_object', default: {}, validate: stringValues },
       { name: 'interface_type', type: 'int', default: 1 },
       { name: 'default_sending_stream', type: 'string' },
       { name: 'default_events_register_stream', type: 'string' },
@@ -49,35 +42,32 @@ export const botRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return {
-        ...commit(
-          engine,
-          createBot(engine, user!, {
-            fullName: params.full_name as string,
-            shortName: params.short_name as string,
-            botType: params.bot_type as number,
-            payloadUrl: params.payload_url as string,
-            serviceName: params.service_name as string | undefined,
-            configData: params.config_data as Record<string, string>,
-            interfaceType: params.interface_type as number,
-            defaultSendingStream: params.default_sending_stream as string | undefined,
-            defaultEventsRegisterStream: params.default_events_register_stream as string | undefined,
-            defaultAllPublicStreams: params.default_all_public_streams as boolean | undefined,
+        ...createBot(engine, user, {
+            fullName: params.full_name,
+            shortName: params.short_name,
+            botType: params.bot_type,
+            payloadUrl: params.payload_url,
+            serviceName: params.service_name,
+            configData: params.config_data,
+            interfaceType: params.interface_type,
+            defaultSendingStream: params.default_sending_stream,
+            defaultEventsRegisterStream: params.default_events_register_stream,
+            defaultAllPublicStreams: params.default_all_public_streams,
             avatar: avatarCount(params),
           }),
-        ),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/bots',
     response: 'get-bots',
     auth: 'human_member',
     summary: 'your active bots, oldest first',
     params: [],
-    handler: ({ engine, user }) => ({ bots: listOwnBots(engine, user!) }),
-  },
-  {
+    handler: ({ engine, user }) => ({ bots: listOwnBots(engine, user) }),
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/bots/{bot_id}',
     response: 'update-bot',
@@ -89,7 +79,7 @@ export const botRoutes: Route[] = [
       { name: 'full_name', type: 'string' },
       { name: 'role', type: 'int', oneOf: ROLES },
       { name: 'bot_owner_id', type: 'int' },
-      { name: 'config_data', type: 'json_object', validate: stringMap },
+      { name: 'config_data', type: 'json_object', validate: stringValues },
       { name: 'service_payload_url', type: 'json', validate: jsonUrl },
       { name: 'service_interface', type: 'int', default: 1 },
       { name: 'default_sending_stream', type: 'string' },
@@ -98,25 +88,22 @@ export const botRoutes: Route[] = [
       avatar,
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        updateBot(engine, user!, {
-          botId: params.bot_id as number,
-          fullName: params.full_name as string | undefined,
-          role: params.role as Role | undefined,
-          botOwnerId: params.bot_owner_id as number | undefined,
-          configData: params.config_data as Record<string, string> | undefined,
-          servicePayloadUrl: params.service_payload_url as string | undefined,
-          serviceInterface: params.service_interface as number,
-          defaultSendingStream: params.default_sending_stream as string | undefined,
-          defaultEventsRegisterStream: params.default_events_register_stream as string | undefined,
-          defaultAllPublicStreams: params.default_all_public_streams as boolean | undefined,
+      return updateBot(engine, user, {
+          botId: params.bot_id,
+          fullName: params.full_name,
+          role: params.role,
+          botOwnerId: params.bot_owner_id,
+          configData: params.config_data,
+          servicePayloadUrl: params.service_payload_url,
+          serviceInterface: params.service_interface,
+          defaultSendingStream: params.default_sending_stream,
+          defaultEventsRegisterStream: params.default_events_register_stream,
+          defaultAllPublicStreams: params.default_all_public_streams,
           avatar: avatarCount(params),
-        }),
-      );
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/bots/{bot_id}/api_key/regenerate',
     response: 'regenerate-bot-api-key',
@@ -124,7 +111,7 @@ export const botRoutes: Route[] = [
     summary: "replace a bot's API key",
     params: [botIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, regenerateBotApiKey(engine, user!, params.bot_id as number));
+      return regenerateBotApiKey(engine, user, params.bot_id);
     },
-  },
+  }),
 ];

@@ -1,17 +1,18 @@
 /** One channel's endpoints (zerver/views/streams.py): reading it, its topics and subscribers, administering it. */
 import { archiveStream, getStream, streamMembers, subscriptionStatus, updateStream } from '../../engine/channel-admin.ts';
 import { GROUP_SETTING_ORDER } from '../../engine/channel-settings.ts';
-import { commit } from '../../engine/core.ts';
 import { makeDefaultStream, unmakeDefaultStream } from '../../engine/default-channels.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';
 import type { ChannelGroupSetting, TopicsPolicy } from '../../engine/state.ts';
 import { deleteTopic, streamTopics } from '../../engine/topics.ts';
 import { accessUser } from '../../engine/users.ts';
+import { boolParam } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
-const streamIdInPath: ParamSpec = { name: 'stream_id', type: 'int', in: 'path', required: true };
-const bool = (name: string): ParamSpec => ({ name, type: 'bool' });
+const streamIdInPath = { name: 'stream_id', type: 'int', in: 'path', required: true } as const;
+const bool = boolParam;
 
 const TOPICS_POLICIES: readonly TopicsPolicy[] = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'];
 
@@ -22,7 +23,7 @@ function folderId(value: unknown, name: string): number | null {
 }
 
 export const channelAdminRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/streams/{stream_id}',
     response: 'get-stream-by-id',
@@ -30,10 +31,10 @@ export const channelAdminRoutes: Route[] = [
     summary: 'one channel the caller can see',
     params: [streamIdInPath],
     handler({ engine, user, params }) {
-      return { stream: getStream(engine, user!, params.stream_id as number) };
+      return { stream: getStream(engine, user, params.stream_id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/streams/{stream_id}',
     response: 'empty',
@@ -52,31 +53,31 @@ export const channelAdminRoutes: Route[] = [
       bool('is_archived'),
       // A plain string here (Json on the creation endpoints).
       { name: 'topics_policy', type: 'string', oneOf: TOPICS_POLICIES },
-      ...GROUP_SETTING_ORDER.map((name): ParamSpec => ({ name, type: 'json', validate: parseGroupSettingChange })),
+      ...GROUP_SETTING_ORDER.map((name) => ({ name, type: 'json', validate: parseGroupSettingChange }) as const),
       { name: 'folder_id', type: 'json', validate: folderId },
     ],
     handler({ engine, user, params }) {
       const groups: Partial<Record<ChannelGroupSetting, GroupSettingChange>> = {};
-      for (const key of GROUP_SETTING_ORDER) if (params[key] !== undefined) groups[key] = params[key] as GroupSettingChange;
-      return commit(
-        engine,
-        updateStream(engine, user!, params.stream_id as number, {
-          description: params.description as string | undefined,
-          is_private: params.is_private as boolean | undefined,
-          is_default_stream: params.is_default_stream as boolean | undefined,
-          history_public_to_subscribers: params.history_public_to_subscribers as boolean | undefined,
-          is_web_public: params.is_web_public as boolean | undefined,
-          new_name: params.new_name as string | undefined,
+      for (const key of GROUP_SETTING_ORDER) {
+        const value = params[key];
+        if (value !== undefined) groups[key] = value;
+      }
+      return updateStream(engine, user, params.stream_id, {
+          description: params.description,
+          is_private: params.is_private,
+          is_default_stream: params.is_default_stream,
+          history_public_to_subscribers: params.history_public_to_subscribers,
+          is_web_public: params.is_web_public,
+          new_name: params.new_name,
           message_retention_days: params.message_retention_days,
-          is_archived: params.is_archived as boolean | undefined,
-          topics_policy: params.topics_policy as TopicsPolicy | undefined,
-          folder_id: params.folder_id as number | null | undefined,
+          is_archived: params.is_archived,
+          topics_policy: params.topics_policy,
+          folder_id: params.folder_id,
           groups,
-        }),
-      );
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/streams/{stream_id}',
     response: 'empty',
@@ -84,10 +85,10 @@ export const channelAdminRoutes: Route[] = [
     summary: 'archive a channel',
     params: [streamIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, archiveStream(engine, user!, params.stream_id as number));
+      return archiveStream(engine, user, params.stream_id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/streams/{stream_id}/members',
     response: 'get-subscribers',
@@ -95,10 +96,10 @@ export const channelAdminRoutes: Route[] = [
     summary: "a channel's subscribers",
     params: [streamIdInPath],
     handler({ engine, user, params }) {
-      return { subscribers: streamMembers(engine, user!, params.stream_id as number) };
+      return { subscribers: streamMembers(engine, user, params.stream_id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/{user_id}/subscriptions/{stream_id}',
     response: 'get-subscription-status',
@@ -106,11 +107,11 @@ export const channelAdminRoutes: Route[] = [
     summary: 'whether a user is subscribed to a channel',
     params: [{ name: 'user_id', type: 'int', in: 'path', required: true }, streamIdInPath],
     handler({ engine, user, params }) {
-      const target = accessUser(engine, user!, params.user_id as number, { forAdmin: false });
-      return { is_subscribed: subscriptionStatus(engine, user!, target, params.stream_id as number) };
+      const target = accessUser(engine, user, params.user_id, { forAdmin: false });
+      return { is_subscribed: subscriptionStatus(engine, user, target, params.stream_id) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/me/{stream_id}/topics',
     response: 'get-stream-topics',
@@ -119,10 +120,10 @@ export const channelAdminRoutes: Route[] = [
     summary: "a channel's topics, newest first",
     params: [streamIdInPath, { name: 'allow_empty_topic_name', type: 'bool', default: false }],
     handler({ engine, user, params }) {
-      return { topics: streamTopics(engine, user!, params.stream_id as number, params.allow_empty_topic_name as boolean) };
+      return { topics: streamTopics(engine, user, params.stream_id, params.allow_empty_topic_name) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/streams/{stream_id}/delete_topic',
     response: 'delete-topic',
@@ -130,10 +131,10 @@ export const channelAdminRoutes: Route[] = [
     summary: "delete a topic's messages",
     params: [streamIdInPath, { name: 'topic_name', type: 'string', required: true }],
     handler({ engine, user, params }) {
-      return commit(engine, deleteTopic(engine, user!, params.stream_id as number, params.topic_name as string));
+      return deleteTopic(engine, user, params.stream_id, params.topic_name);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/default_streams',
     response: 'empty',
@@ -141,10 +142,10 @@ export const channelAdminRoutes: Route[] = [
     summary: 'make a channel one that new users join',
     params: [{ name: 'stream_id', type: 'int', required: true }],
     handler({ engine, user, params }) {
-      return commit(engine, makeDefaultStream(engine, user!, params.stream_id as number));
+      return makeDefaultStream(engine, user, params.stream_id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/default_streams',
     response: 'empty',
@@ -152,7 +153,7 @@ export const channelAdminRoutes: Route[] = [
     summary: 'stop a channel being one that new users join',
     params: [{ name: 'stream_id', type: 'int', required: true }],
     handler({ engine, user, params }) {
-      return commit(engine, unmakeDefaultStream(engine, user!, params.stream_id as number));
+      return unmakeDefaultStream(engine, user, params.stream_id);
     },
-  },
+  }),
 ];

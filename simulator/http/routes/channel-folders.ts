@@ -7,11 +7,11 @@ import {
   reorderChannelFolders,
   updateChannelFolder,
 } from '../../engine/channel-folders.ts';
-import { commit } from '../../engine/core.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 export const channelFolderRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/channel_folders/create',
     response: 'create-channel-folder',
@@ -22,19 +22,19 @@ export const channelFolderRoutes: Route[] = [
       { name: 'name', type: 'string', required: true, maxLength: MAX_CHANNEL_FOLDER_NAME_LENGTH },
     ],
     handler({ engine, user, params }) {
-      return commit(engine, createChannelFolder(engine, user!, params.name as string, params.description as string));
+      return createChannelFolder(engine, user, params.name, params.description);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/channel_folders',
     response: 'get-channel-folders',
     auth: 'user',
     summary: "the organization's channel folders, in their order",
     params: [{ name: 'include_archived', type: 'bool', default: false }],
-    handler: ({ engine, params }) => ({ channel_folders: listChannelFolders(engine, params.include_archived as boolean) }),
-  },
-  {
+    handler: ({ engine, params }) => ({ channel_folders: listChannelFolders(engine, params.include_archived) }),
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/channel_folders',
     response: 'empty',
@@ -42,10 +42,10 @@ export const channelFolderRoutes: Route[] = [
     summary: 'reorder the channel folders (every folder id, archived ones included)',
     params: [{ name: 'order', type: 'int_array', required: true }],
     handler({ engine, params }) {
-      return commit(engine, reorderChannelFolders(engine, params.order as number[]));
+      return reorderChannelFolders(engine, params.order);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/channel_folders/{channel_folder_id}',
     response: 'empty',
@@ -59,11 +59,11 @@ export const channelFolderRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       const changes = {
-        name: params.name as string | undefined,
-        description: params.description as string | undefined,
-        isArchived: params.is_archived as boolean | undefined,
+        name: params.name,
+        description: params.description,
+        isArchived: params.is_archived,
       };
-      return commit(engine, updateChannelFolder(engine, user!, params.channel_folder_id as number, changes));
+      return updateChannelFolder(engine, user, params.channel_folder_id, changes);
     },
-  },
+  }),
 ];

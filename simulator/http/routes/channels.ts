@@ -13,14 +13,15 @@ import {
   type PropertyChange,
   type SubscribeRequestItem,
 } from '../../engine/subscriptions.ts';
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingValue } from '../../engine/groups.ts';
 import { CHANNEL_GROUP_SETTINGS, type GroupSettingValue, type TopicsPolicy } from '../../engine/state.ts';
-import { codePointLength } from '../params.ts';
+import { combineOutcomes, mapOutcome, withValue } from '../../engine/events.ts';
+import { boolParam, codePointLength, isObject } from '../checks.ts';
+import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
-const bool = (name: string, value: boolean): ParamSpec => ({ name, type: 'bool', default: value });
+const bool = boolParam;
 
 const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
@@ -31,12 +32,13 @@ const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 
  */
 function topicsPolicy(value: unknown, name: string): TopicsPolicy {
   if (value !== null && typeof value !== 'string') throw ChatError.badRequest(`${name} is not a string`);
-  if (!(TOPICS_POLICIES as readonly unknown[]).includes(value)) throw ChatError.badRequest(`Invalid ${name}`);
-  return value as TopicsPolicy;
+  const policy = TOPICS_POLICIES.find((p) => p === value);
+  if (policy === undefined) throw ChatError.badRequest(`Invalid ${name}`);
+  return policy;
 }
 
 /** Creation settings shared by POST /users/me/subscriptions and POST /channels/create. */
-const creationParams: ParamSpec[] = [
+const creationParams = paramList([
   bool('announce', false),
   bool('invite_only', false),
   bool('is_web_public', false),
@@ -48,38 +50,41 @@ const creationParams: ParamSpec[] = [
   { name: 'folder_id', type: 'int' },
   // Json[int | UserGroupMembersData]: the shape is checked for every request, the groups only
   // for channels being created.
-  ...CHANNEL_GROUP_SETTINGS.map((name): ParamSpec => ({ name, type: 'json', validate: parseGroupSettingValue })),
+  ...CHANNEL_GROUP_SETTINGS.map((name) => ({ name, type: 'json', validate: parseGroupSettingValue }) as const),
   bool('send_new_subscription_messages', true),
-];
+]);
 
 /** Creation parameters at their defaults (for the composed PATCH, which sends none). */
-const DEFAULT_CREATION: Record<string, unknown> = Object.fromEntries(
-  creationParams.map((spec) => [spec.name, spec.default]),
-);
+const DEFAULT_CREATION = Object.fromEntries(creationParams.map((spec) => [spec.name, 'default' in spec ? spec.default : undefined])) as ParamsOf<
+  typeof creationParams
+>;
 
-function settingsFrom(params: Record<string, unknown>): ChannelSettings {
+function settingsFrom(params: ParamsOf<typeof creationParams>): ChannelSettings {
   const groups: ChannelSettings['groups'] = {};
-  for (const key of CHANNEL_GROUP_SETTINGS) if (params[key] !== undefined) groups[key] = params[key] as GroupSettingValue;
+  for (const key of CHANNEL_GROUP_SETTINGS) {
+    const value = params[key];
+    if (value !== undefined) groups[key] = value;
+  }
   return {
-    invite_only: params.invite_only as boolean,
-    is_web_public: params.is_web_public as boolean,
-    is_default_stream: params.is_default_stream as boolean,
-    history_public_to_subscribers: params.history_public_to_subscribers as boolean | null,
+    invite_only: params.invite_only,
+    is_web_public: params.is_web_public,
+    is_default_stream: params.is_default_stream,
+    history_public_to_subscribers: params.history_public_to_subscribers,
     message_retention_days: params.message_retention_days,
-    topics_policy: params.topics_policy as TopicsPolicy | undefined,
-    folder_id: params.folder_id as number | undefined,
+    topics_policy: params.topics_policy,
+    folder_id: params.folder_id,
     groups,
   };
 }
 
 /** subscriptions: [{name, color?, description?}], checked like Zulip's pydantic model. */
 function parseSubscriptions(maxDescription: number) {
-  return (value: unknown, name: string): SubscribeRequestItem[] =>
-    (value as unknown[]).map((item, i) => {
+  return (value: unknown[], name: string): SubscribeRequestItem[] =>
+    value.map((item, i) => {
       const at = `${name}[${i}]`;
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+      if (!isObject(item)) throw ChatError.badRequest(`${at} is not a dict`);
       // A plain pydantic BaseModel upstream (AddSubscriptionData): unknown keys are ignored.
-      const entry = item as Record<string, unknown>;
+      const entry = item;
       if (entry.name === undefined) throw ChatError.badRequest(`${at}["name"] is missing`);
       if (typeof entry.name !== 'string') throw ChatError.badRequest(`${at}["name"] is not a string`);
       const out: SubscribeRequestItem = { name: entry.name };
@@ -101,13 +106,13 @@ function parseSubscriptions(maxDescription: number) {
     });
 }
 
-function parseSubscriptionData(value: unknown, name: string): PropertyChange[] {
-  return (value as unknown[]).map((item, i) => {
+function parseSubscriptionData(value: unknown[], name: string): PropertyChange[] {
+  return value.map((item, i) => {
     const at = `${name}[${i}]`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    if (!isObject(item)) throw ChatError.badRequest(`${at} is not a dict`);
     // A plain pydantic BaseModel upstream (SubscriptionPropertyChangeRequest): unknown keys are
     // ignored (extra="ignore" is pydantic's default).
-    const entry = item as Record<string, unknown>;
+    const entry = item;
     for (const key of ['stream_id', 'property', 'value']) {
       if (entry[key] === undefined) throw ChatError.badRequest(`${at}["${key}"] is missing`);
     }
@@ -141,7 +146,8 @@ function looseValue(value: unknown): unknown {
   return value;
 }
 
-const singlePropertyRoute = (method: 'POST' | 'PATCH'): Route => ({
+const singlePropertyRoute = (method: 'POST' | 'PATCH'): Route =>
+  defineRoute({
   method,
   path: '/users/me/subscriptions/{stream_id}',
   response: 'empty',
@@ -153,18 +159,12 @@ const singlePropertyRoute = (method: 'POST' | 'PATCH'): Route => ({
     { name: 'value', type: 'string', required: true, validate: looseValue },
   ],
   handler({ engine, user, params }) {
-    commit(
-      engine,
-      updateSubscriptionProperties(engine, user!, [
-        { stream_id: params.stream_id as number, property: params.property as string, value: params.value },
-      ]),
-    );
-    return {};
+    return withValue(updateSubscriptionProperties(engine, user, [{ stream_id: params.stream_id, property: params.property, value: params.value }]), {});
   },
 });
 
 export const channelRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/streams',
     response: 'get-streams',
@@ -182,10 +182,10 @@ export const channelRoutes: Route[] = [
       bool('include_can_access_content', false),
     ],
     handler({ engine, user, params }) {
-      return { streams: getStreams(engine, user!, params as unknown as GetStreamsParams) };
+      return { streams: getStreams(engine, user, params) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/me/subscriptions',
     response: 'get-subscriptions',
@@ -193,10 +193,10 @@ export const channelRoutes: Route[] = [
     summary: 'your subscriptions, with settings (and subscribers on request)',
     params: [{ name: 'include_subscribers', type: 'bool', default: false }],
     handler({ engine, user, params }) {
-      return { subscriptions: listSubscriptions(engine, user!, params.include_subscribers as boolean) };
+      return { subscriptions: listSubscriptions(engine, user, params.include_subscribers) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/users/me/subscriptions',
     response: 'subscribe',
@@ -215,21 +215,17 @@ export const channelRoutes: Route[] = [
     handler({ engine, user, params }) {
       const max = engine.state.realm.max_stream_description_length;
       const subscriptions = parseSubscriptions(max)(params.subscriptions, 'subscriptions');
-      const result = commit(
-        engine,
-        subscribe(engine, user!, {
-          ...settingsFrom(params),
-          subscriptions,
-          principals: params.principals as (number | string)[],
-          authorization_errors_fatal: params.authorization_errors_fatal as boolean,
-          announce: params.announce as boolean,
-          send_new_subscription_messages: params.send_new_subscription_messages as boolean,
-        }),
-      );
-      return { ...result };
+      return subscribe(engine, user, {
+        ...settingsFrom(params),
+        subscriptions,
+        principals: params.principals,
+        authorization_errors_fatal: params.authorization_errors_fatal,
+        announce: params.announce,
+        send_new_subscription_messages: params.send_new_subscription_messages,
+      });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/users/me/subscriptions',
     response: 'update-subscriptions',
@@ -243,28 +239,25 @@ export const channelRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       const add = parseSubscriptions(engine.state.realm.max_stream_description_length)(params.add ?? [], 'add');
-      const remove = (params.delete as string[] | undefined) ?? [];
+      const remove = params.delete ?? [];
       if (add.length === 0 && remove.length === 0) {
         throw ChatError.badRequest('Nothing to do. Specify at least one of "add" or "delete".');
       }
       // One transaction upstream: a removal that would fail must fail before anything is added.
-      checkUnsubscribeNames(engine, user!, remove);
-      const added = commit(
-        engine,
-        subscribe(engine, user!, {
-          ...settingsFrom(DEFAULT_CREATION),
-          subscriptions: add,
-          principals: [],
-          authorization_errors_fatal: true,
-          announce: false,
-          send_new_subscription_messages: true,
-        }),
-      );
-      const removed = commit(engine, unsubscribe(engine, user!, { subscriptions: remove, principals: [] }));
-      return { ...added, ...removed };
+      checkUnsubscribeNames(engine, user, remove);
+      const added = subscribe(engine, user, {
+        ...settingsFrom(DEFAULT_CREATION),
+        subscriptions: add,
+        principals: [],
+        authorization_errors_fatal: true,
+        announce: false,
+        send_new_subscription_messages: true,
+      });
+      const removed = unsubscribe(engine, user, { subscriptions: remove, principals: [] });
+      return combineOutcomes({ ...added.value, ...removed.value }, added, removed);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/users/me/subscriptions',
     response: 'unsubscribe',
@@ -275,17 +268,10 @@ export const channelRoutes: Route[] = [
       { name: 'principals', type: 'int_array_or_string_array', default: [] },
     ],
     handler({ engine, user, params }) {
-      const result = commit(
-        engine,
-        unsubscribe(engine, user!, {
-          subscriptions: params.subscriptions as string[],
-          principals: params.principals as (number | string)[],
-        }),
-      );
-      return { ...result };
+      return unsubscribe(engine, user, { subscriptions: params.subscriptions, principals: params.principals });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/get_stream_id',
     response: 'get-stream-id',
@@ -293,10 +279,10 @@ export const channelRoutes: Route[] = [
     summary: 'channel id by name',
     params: [{ name: 'stream', type: 'string', required: true }],
     handler({ engine, user, params }) {
-      return { stream_id: streamIdByName(engine, user!, params.stream as string) };
+      return { stream_id: streamIdByName(engine, user, params.stream) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/channels/create',
     response: 'create-channel',
@@ -309,21 +295,18 @@ export const channelRoutes: Route[] = [
       ...creationParams,
     ],
     handler({ engine, user, params }) {
-      const result = commit(
-        engine,
-        createChannel(engine, user!, {
-          ...settingsFrom(params),
-          name: params.name as string,
-          subscribers: params.subscribers as number[],
-          description: params.description as string,
-          announce: params.announce as boolean,
-          send_new_subscription_messages: params.send_new_subscription_messages as boolean,
-        }),
-      );
-      return { id: result.id };
+      const created = createChannel(engine, user, {
+        ...settingsFrom(params),
+        name: params.name,
+        subscribers: params.subscribers,
+        description: params.description,
+        announce: params.announce,
+        send_new_subscription_messages: params.send_new_subscription_messages,
+      });
+      return mapOutcome(created, (result) => ({ id: result.id }));
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/users/me/subscriptions/properties',
     response: 'empty',
@@ -331,13 +314,12 @@ export const channelRoutes: Route[] = [
     summary: 'change properties of your subscriptions',
     params: [{ name: 'subscription_data', type: 'json_array', required: true, validate: parseSubscriptionData }],
     handler({ engine, user, params }) {
-      commit(engine, updateSubscriptionProperties(engine, user!, params.subscription_data as PropertyChange[]));
-      return {};
+      return withValue(updateSubscriptionProperties(engine, user, params.subscription_data), {});
     },
-  },
+  }),
   singlePropertyRoute('POST'),
   singlePropertyRoute('PATCH'),
-  {
+  defineRoute({
     method: 'GET',
     path: '/streams/{stream_id}/email_address',
     response: 'get-stream-email-address',
@@ -349,8 +331,8 @@ export const channelRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return {
-        email: streamEmailAddress(engine, user!, params.stream_id as number, params.sender_id as number | undefined),
+        email: streamEmailAddress(engine, user, params.stream_id, params.sender_id),
       };
     },
-  },
+  }),
 ];

@@ -1,7 +1,8 @@
 /** Draft endpoints (zerver/views/drafts.py, zerver/lib/drafts.py). */
-import { commit } from '../../engine/core.ts';
 import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDrafts, type DraftInput } from '../../engine/drafts.ts';
 import { ChatError } from '../../engine/errors.ts';
+import { isObject } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 const DRAFT_TYPES: readonly string[] = ['', 'stream', 'private'];
@@ -12,8 +13,8 @@ const DRAFT_KEYS: readonly string[] = ['type', 'to', 'topic', 'content', 'timest
  * last; nested names follow Zulip's template (`drafts[0]["content"] cannot be blank`).
  */
 export function parseDraft(value: unknown, name: string): DraftInput {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw ChatError.badRequest(`${name} is not a dict`);
-  const draft = value as Record<string, unknown>;
+  if (!isObject(value)) throw ChatError.badRequest(`${name} is not a dict`);
+  const draft = value;
   const field = (key: string) => `${name}[${JSON.stringify(key)}]`;
   const present = (key: string) => {
     if (!(key in draft)) throw ChatError.badRequest(`${field(key)} field is missing`);
@@ -42,15 +43,15 @@ export function parseDraft(value: unknown, name: string): DraftInput {
   return { type: type as DraftInput['type'], to: to as number[], topic, content: trimmed, timestamp };
 }
 
-function parseDraftList(value: unknown, name: string): DraftInput[] {
-  return (value as unknown[]).map((item, i) => parseDraft(item, `${name}[${i}]`));
+function parseDraftList(value: unknown[], name: string): DraftInput[] {
+  return value.map((item, i) => parseDraft(item, `${name}[${i}]`));
 }
 
-const draftIdInPath: ParamSpec = { name: 'draft_id', type: 'int', in: 'path', required: true };
+const draftIdInPath = { name: 'draft_id', type: 'int', in: 'path', required: true } as const;
 const guard: Route['guard'] = (_engine, user) => checkDraftsSyncEnabled(user);
 
 export const draftRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/drafts',
     response: 'get-drafts',
@@ -59,11 +60,11 @@ export const draftRoutes: Route[] = [
     summary: 'your drafts, oldest edit first',
     params: [],
     handler({ engine, user }) {
-      const drafts = listDrafts(engine, user!);
+      const drafts = listDrafts(engine, user);
       return { count: drafts.length, drafts };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/drafts',
     response: 'create-drafts',
@@ -72,10 +73,10 @@ export const draftRoutes: Route[] = [
     summary: 'create drafts (all or none)',
     params: [{ name: 'drafts', type: 'json_array', required: true, validate: parseDraftList }],
     handler({ engine, user, params }) {
-      return commit(engine, createDrafts(engine, user!, params.drafts as DraftInput[]));
+      return createDrafts(engine, user, params.drafts);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/drafts/{draft_id}',
     response: 'empty',
@@ -84,10 +85,10 @@ export const draftRoutes: Route[] = [
     summary: 'replace one of your drafts',
     params: [draftIdInPath, { name: 'draft', type: 'json_object', required: true, validate: parseDraft }],
     handler({ engine, user, params }) {
-      return commit(engine, editDraft(engine, user!, params.draft_id as number, params.draft as DraftInput));
+      return editDraft(engine, user, params.draft_id, params.draft);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/drafts/{draft_id}',
     response: 'empty',
@@ -96,7 +97,7 @@ export const draftRoutes: Route[] = [
     summary: 'delete one of your drafts',
     params: [draftIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, deleteDraft(engine, user!, params.draft_id as number));
+      return deleteDraft(engine, user, params.draft_id);
     },
-  },
+  }),
 ];

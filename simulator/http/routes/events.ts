@@ -6,23 +6,9 @@ import { queueOptions, registerQueue } from '../../engine/register.ts';
 import { clientName } from '../../engine/messages/send.ts';
 import { pronounsFieldTypeSupported } from '../../engine/user-agent.ts';
 import { parkPoll } from '../long-poll.ts';
-import type { ParamSpec, Route, RouteContext } from '../route.ts';
-
-/** `Json[bool] | None`: a JSON boolean or null. */
-function boolOrNull(value: unknown, name: string): boolean | null {
-  if (value !== null && typeof value !== 'boolean') throw ChatError.badRequest(`${name} is not a boolean`);
-  return value;
-}
-
-/** `Json[list[str]] | None`. */
-function stringListOrNull(value: unknown, name: string): string[] | null {
-  if (value === null) return null;
-  if (!Array.isArray(value)) throw ChatError.badRequest(`${name} is not a list`);
-  value.forEach((item, i) => {
-    if (typeof item !== 'string') throw ChatError.badRequest(`${name}[${i}] is not a string`);
-  });
-  return value as string[];
-}
+import { boolOrNull, intOrNull, nonNegative, stringListOrNull } from '../checks.ts';
+import { defineRoute, paramList } from '../define-route.ts';
+import type { Route, RouteContext } from '../route.ts';
 
 /** `Json[list[list[str]]]`, each term an `[operator, operand]` pair (dict terms are not accepted here). */
 function eventNarrow(value: unknown, name: string): EventNarrowTerm[] {
@@ -43,29 +29,19 @@ function eventNarrowOrNull(value: unknown, name: string): EventNarrowTerm[] {
 }
 
 /** The ClientCapabilities TypedDict: every value a boolean; unknown keys are let through unread. */
-function clientCapabilities(value: unknown, name: string): Record<string, boolean> {
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+function clientCapabilities(value: Record<string, unknown>, name: string): Record<string, boolean> {
+  for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'boolean') throw ChatError.badRequest(`${name}["${key}"] is not a boolean`);
   }
   return value as Record<string, boolean>;
 }
 
-function nullableInt(value: unknown, name: string): number | null {
-  if (value !== null && !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
-  return value as number | null;
-}
-
-function nonNegative(value: unknown, name: string): number {
-  if ((value as number) < 0) throw ChatError.badRequest(`${name} is too small`);
-  return value as number;
-}
-
-function requestClient(ctx: RouteContext): string {
-  return clientName(ctx.params.client as string | undefined, ctx.headers['user-agent']);
+function requestClient(ctx: { params: { client: string | undefined }; headers: RouteContext['headers'] }): string {
+  return clientName(ctx.params.client, ctx.headers['user-agent']);
 }
 
 /** The register parameters, alphabetically (Zulip parses them in that order: first error wins). */
-const registerParams: ParamSpec[] = [
+const registerParams = paramList([
   { name: 'all_public_streams', type: 'json', default: null, validate: boolOrNull },
   { name: 'apply_markdown', type: 'bool', default: false },
   { name: 'client_capabilities', type: 'json_object', default: { notification_settings_null: false }, validate: clientCapabilities },
@@ -75,11 +51,11 @@ const registerParams: ParamSpec[] = [
   // A plain string, not JSON: `true`, `false` or `partial`.
   { name: 'include_subscribers', type: 'string', default: 'false', oneOf: ['true', 'false', 'partial'] },
   { name: 'narrow', type: 'json', default: [], validate: eventNarrowOrNull },
-  { name: 'presence_history_limit_days', type: 'json', default: null, validate: nullableInt },
+  { name: 'presence_history_limit_days', type: 'json', default: null, validate: intOrNull },
   { name: 'queue_lifespan_secs', type: 'int', default: 0 },
   { name: 'slim_presence', type: 'bool', default: false },
   { name: 'client', type: 'string' },
-];
+]);
 
 /** Capabilities a queue-creating GET /events takes as top-level booleans. */
 const QUEUE_CAPABILITY_PARAMS = [
@@ -95,7 +71,7 @@ const QUEUE_CAPABILITY_PARAMS = [
 ] as const;
 
 /** get_events_backend's parameters: the queue's, then those of a queue it creates (zerver/tornado/views.py). */
-const getEventsParams: ParamSpec[] = [
+const getEventsParams = paramList([
   { name: 'last_event_id', type: 'int' },
   { name: 'queue_id', type: 'string' },
   { name: 'apply_markdown', type: 'bool', default: false },
@@ -106,13 +82,13 @@ const getEventsParams: ParamSpec[] = [
   { name: 'dont_block', type: 'bool', default: false },
   { name: 'narrow', type: 'json', default: [], validate: eventNarrow },
   { name: 'lifespan_secs', type: 'int', default: 0, validate: nonNegative },
-  ...QUEUE_CAPABILITY_PARAMS.map((name): ParamSpec => ({ name, type: 'bool', default: false })),
+  ...QUEUE_CAPABILITY_PARAMS.map((name) => ({ name, type: 'bool', default: false }) as const),
   { name: 'pronouns_field_type_supported', type: 'bool', default: true },
   { name: 'client', type: 'string' },
-];
+]);
 
 export const eventRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/register',
     response: 'register-queue',
@@ -121,25 +97,25 @@ export const eventRoutes: Route[] = [
     params: registerParams,
     handler(ctx) {
       const p = ctx.params;
-      const include = p.include_subscribers as string;
-      return registerQueue(ctx.engine, ctx.user!, {
-        allPublicStreams: p.all_public_streams as boolean | null,
-        applyMarkdown: p.apply_markdown as boolean,
-        clientCapabilities: p.client_capabilities as Record<string, boolean>,
-        clientGravatar: p.client_gravatar as boolean | null,
-        eventTypes: p.event_types as string[] | null,
-        fetchEventTypes: p.fetch_event_types as string[] | null,
+      const include = p.include_subscribers;
+      return registerQueue(ctx.engine, ctx.user, {
+        allPublicStreams: p.all_public_streams,
+        applyMarkdown: p.apply_markdown,
+        clientCapabilities: p.client_capabilities,
+        clientGravatar: p.client_gravatar,
+        eventTypes: p.event_types,
+        fetchEventTypes: p.fetch_event_types,
         includeSubscribers: include === 'partial' ? 'partial' : include === 'true',
-        narrow: p.narrow as EventNarrowTerm[],
-        queueLifespanSecs: p.queue_lifespan_secs as number,
-        slimPresence: p.slim_presence as boolean,
-        presenceHistoryLimitDays: p.presence_history_limit_days as number | null,
+        narrow: p.narrow,
+        queueLifespanSecs: p.queue_lifespan_secs,
+        slimPresence: p.slim_presence,
+        presenceHistoryLimitDays: p.presence_history_limit_days,
         clientName: requestClient(ctx),
         pronounsFieldTypeSupported: pronounsFieldTypeSupported(ctx.headers['user-agent']),
       });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/events',
     response: 'get-events',
@@ -150,33 +126,33 @@ export const eventRoutes: Route[] = [
     params: getEventsParams,
     async handler(ctx) {
       const { engine, params: p } = ctx;
-      const user = ctx.user!;
+      const user = ctx.user;
       const result = getEvents(engine, user.id, {
-        queueId: p.queue_id as string | undefined,
-        lastEventId: p.last_event_id as number | undefined,
-        dontBlock: p.dont_block as boolean,
+        queueId: p.queue_id,
+        lastEventId: p.last_event_id,
+        dontBlock: p.dont_block,
         newQueue: () => {
           const caps: Record<string, boolean> = {};
-          for (const c of QUEUE_CAPABILITY_PARAMS) caps[c] = p[c] as boolean;
+          for (const c of QUEUE_CAPABILITY_PARAMS) caps[c] = p[c];
           return queueOptions(engine, user, {
-            allPublicStreams: p.all_public_streams as boolean,
-            applyMarkdown: p.apply_markdown as boolean,
+            allPublicStreams: p.all_public_streams,
+            applyMarkdown: p.apply_markdown,
             clientCapabilities: caps,
-            clientGravatar: p.client_gravatar as boolean,
-            eventTypes: p.event_types as string[] | null,
-            narrow: p.narrow as EventNarrowTerm[],
-            queueLifespanSecs: p.lifespan_secs as number,
-            slimPresence: p.slim_presence as boolean,
+            clientGravatar: p.client_gravatar,
+            eventTypes: p.event_types,
+            narrow: p.narrow,
+            queueLifespanSecs: p.lifespan_secs,
+            slimPresence: p.slim_presence,
             clientName: requestClient(ctx),
-            pronounsFieldTypeSupported: p.pronouns_field_type_supported as boolean,
+            pronounsFieldTypeSupported: p.pronouns_field_type_supported,
           });
         },
       });
       if ('park' in result) return parkPoll(engine, result.park, ctx.longPollTimeoutMs(), ctx.signal);
       return result.queueId === undefined ? { events: result.events } : { events: result.events, queue_id: result.queueId };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/events',
     response: 'empty',
@@ -186,8 +162,8 @@ export const eventRoutes: Route[] = [
     // Python sends it in the form body, zulip-js in the query string: both are read.
     params: [{ name: 'queue_id', type: 'string', required: true }],
     handler(ctx) {
-      deleteQueue(ctx.engine, ctx.user!.id, ctx.params.queue_id as string);
+      deleteQueue(ctx.engine, ctx.user.id, ctx.params.queue_id);
       return {};
     },
-  },
+  }),
 ];

@@ -1,5 +1,4 @@
 /** Invitation endpoints (zerver/views/invite.py, zerver/actions/invites.py): reusable links. Guests and bots are refused first. */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import {
   INVITATION_LINK_VALIDITY_MINUTES,
@@ -10,12 +9,15 @@ import {
   revokeMultiuseInvite,
 } from '../../engine/invites.ts';
 import type { Role } from '../../engine/state.ts';
+import { withValue } from '../../engine/events.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 /** check_int_in_validator's refusal, as typed_endpoint words it. */
-export function inviteAs(value: unknown, name: string): Role {
-  if (!INVITE_AS_VALUES.includes(value as Role)) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
-  return value as Role;
+export function inviteAs(value: number, name: string): Role {
+  const role = INVITE_AS_VALUES.find((r) => r === value);
+  if (role === undefined) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
+  return role;
 }
 
 /** Json[int | None]: minutes, or null for a link that never expires. */
@@ -26,7 +28,7 @@ export function minutesOrNull(value: unknown, name: string): number | null {
 }
 
 export const inviteRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/invites/multiuse',
     response: 'create-invite-link',
@@ -42,20 +44,17 @@ export const inviteRoutes: Route[] = [
       { name: 'welcome_message_custom_text', type: 'string', maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH },
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        createMultiuseInvite(engine, user!, {
-          invite_as: params.invite_as as Role,
-          invite_expires_in_minutes: params.invite_expires_in_minutes as number | null,
-          stream_ids: params.stream_ids as number[],
-          group_ids: params.group_ids as number[],
-          include_realm_default_subscriptions: params.include_realm_default_subscriptions as boolean,
-          welcome_message_custom_text: (params.welcome_message_custom_text as string | undefined) ?? null,
-        }),
-      );
+      return createMultiuseInvite(engine, user, {
+          invite_as: params.invite_as,
+          invite_expires_in_minutes: params.invite_expires_in_minutes,
+          stream_ids: params.stream_ids,
+          group_ids: params.group_ids,
+          include_realm_default_subscriptions: params.include_realm_default_subscriptions,
+          welcome_message_custom_text: (params.welcome_message_custom_text) ?? null,
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/invites',
     response: 'get-invites',
@@ -63,10 +62,10 @@ export const inviteRoutes: Route[] = [
     summary: 'the unexpired invitations you control (all of them for administrators)',
     params: [],
     handler({ engine, user }) {
-      return { invites: listInvites(engine, user!) };
+      return { invites: listInvites(engine, user) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/invites/multiuse/{invite_id}',
     response: 'empty',
@@ -74,8 +73,7 @@ export const inviteRoutes: Route[] = [
     summary: 'revoke a reusable invitation link',
     params: [{ name: 'invite_id', type: 'int', in: 'path', required: true }],
     handler({ engine, user, params }) {
-      commit(engine, revokeMultiuseInvite(engine, user!, params.invite_id as number));
-      return {};
+      return withValue(revokeMultiuseInvite(engine, user, params.invite_id), {});
     },
-  },
+  }),
 ];

@@ -1,14 +1,14 @@
 /** Realm linkifiers: the list, and their administration (zerver/views/realm_linkifiers.py). */
-import { commit } from '../../engine/core.ts';
 import { addLinkifier, linkifiersForApi, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../engine/linkifier-admin.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
-const filterId: ParamSpec = { name: 'filter_id', type: 'int', in: 'path', required: true };
-const pattern: ParamSpec = { name: 'pattern', type: 'string', required: true };
-const urlTemplate: ParamSpec = { name: 'url_template', type: 'string', required: true };
+const filterId = { name: 'filter_id', type: 'int', in: 'path', required: true } as const;
+const pattern = { name: 'pattern', type: 'string', required: true } as const;
+const urlTemplate = { name: 'url_template', type: 'string', required: true } as const;
 
 export const linkifierRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/realm/linkifiers',
     response: 'get-linkifiers',
@@ -18,8 +18,8 @@ export const linkifierRoutes: Route[] = [
     handler({ engine }) {
       return { linkifiers: linkifiersForApi(engine) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/realm/linkifiers',
     response: 'empty',
@@ -27,10 +27,10 @@ export const linkifierRoutes: Route[] = [
     summary: 'reorder the linkifiers (every id exactly once)',
     params: [{ name: 'ordered_linkifier_ids', type: 'int_array', required: true }],
     handler({ engine, params }) {
-      return commit(engine, reorderLinkifiers(engine, params.ordered_linkifier_ids as number[]));
+      return reorderLinkifiers(engine, params.ordered_linkifier_ids);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/realm/filters',
     response: 'add-linkifier',
@@ -38,10 +38,10 @@ export const linkifierRoutes: Route[] = [
     summary: 'add a linkifier (an RE2 pattern and an RFC 6570 URL template); it applies last',
     params: [pattern, urlTemplate],
     handler({ engine, params }) {
-      return commit(engine, addLinkifier(engine, params.pattern as string, params.url_template as string));
+      return addLinkifier(engine, params.pattern, params.url_template);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/realm/filters/{filter_id}',
     response: 'empty',
@@ -49,10 +49,10 @@ export const linkifierRoutes: Route[] = [
     summary: "change a linkifier's pattern and URL template",
     params: [filterId, pattern, urlTemplate],
     handler({ engine, params }) {
-      return commit(engine, updateLinkifier(engine, params.filter_id as number, params.pattern as string, params.url_template as string));
+      return updateLinkifier(engine, params.filter_id, params.pattern, params.url_template);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/realm/filters/{filter_id}',
     response: 'empty',
@@ -60,7 +60,7 @@ export const linkifierRoutes: Route[] = [
     summary: 'remove a linkifier',
     params: [filterId],
     handler({ engine, params }) {
-      return commit(engine, removeLinkifier(engine, params.filter_id as number));
+      return removeLinkifier(engine, params.filter_id);
     },
-  },
+  }),
 ];

@@ -2,29 +2,16 @@
 // history, and the "is editing" indicator (POST /messages/{id}/typing). Parameters are declared as
 // Zulip's typed_endpoint views declare them (alphabetically by Python name: the first invalid one
 // is the one reported).
-import { ChatError } from '../../engine/errors.ts';
-import { commit } from '../../engine/core.ts';
 import { deleteMessage } from '../../engine/messages/delete.ts';
-import { PROPAGATE_MODES, updateMessage, type PropagateMode } from '../../engine/messages/edit.ts';
+import { PROPAGATE_MODES, updateMessage } from '../../engine/messages/edit.ts';
 import { getMessageHistory } from '../../engine/messages/history.ts';
-import { sendMessageEditTyping, TYPING_OPS, type TypingOp } from '../../engine/typing.ts';
-import type { Route, RouteContext } from '../route.ts';
-
-function actor(ctx: RouteContext) {
-  if (!ctx.user) throw ChatError.unauthorized();
-  return ctx.user;
-}
-
-/** Json[NonNegativeInt]: pydantic's greater_than_equal has no Zulip template; worded like its neighbours. */
-function nonNegative(value: unknown, name: string): unknown {
-  if (typeof value === 'number' && value < 0) throw ChatError.badRequest(`${name} is too small`);
-  return value;
-}
-
-const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
+import { sendMessageEditTyping, TYPING_OPS } from '../../engine/typing.ts';
+import { nonNegative } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
+import type { Route } from '../route.ts';
 
 export const messageChangeRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'PATCH',
     path: '/messages/{message_id}',
     response: 'update-message',
@@ -42,21 +29,18 @@ export const messageChangeRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      return commit(
-        ctx.engine,
-        updateMessage(ctx.engine, actor(ctx), p.message_id as number, {
-          content: str(p.content),
-          topic: str(p.topic),
-          streamId: p.stream_id as number | undefined,
-          propagateMode: p.propagate_mode as PropagateMode,
-          sendNotificationToOldThread: p.send_notification_to_old_thread as boolean,
-          sendNotificationToNewThread: p.send_notification_to_new_thread as boolean,
-          prevContentSha256: str(p.prev_content_sha256),
-        }),
-      );
+      return updateMessage(ctx.engine, ctx.user, p.message_id, {
+        content: p.content,
+        topic: p.topic,
+        streamId: p.stream_id,
+        propagateMode: p.propagate_mode,
+        sendNotificationToOldThread: p.send_notification_to_old_thread,
+        sendNotificationToNewThread: p.send_notification_to_new_thread,
+        prevContentSha256: p.prev_content_sha256,
+      });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/messages/{message_id}',
     response: 'empty',
@@ -64,10 +48,10 @@ export const messageChangeRoutes: Route[] = [
     summary: 'Delete a message',
     params: [{ name: 'message_id', type: 'int', in: 'path', required: true }],
     handler(ctx) {
-      return commit(ctx.engine, deleteMessage(ctx.engine, actor(ctx), ctx.params.message_id as number));
+      return deleteMessage(ctx.engine, ctx.user, ctx.params.message_id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/messages/{message_id}/history',
     response: 'get-message-history',
@@ -78,10 +62,10 @@ export const messageChangeRoutes: Route[] = [
       { name: 'message_id', type: 'int', in: 'path', required: true },
     ],
     handler(ctx) {
-      return getMessageHistory(ctx.engine, actor(ctx), ctx.params.message_id as number, ctx.params.allow_empty_topic_name as boolean);
+      return getMessageHistory(ctx.engine, ctx.user, ctx.params.message_id, ctx.params.allow_empty_topic_name);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/messages/{message_id}/typing',
     response: 'empty',
@@ -92,7 +76,7 @@ export const messageChangeRoutes: Route[] = [
       { name: 'op', type: 'string', required: true, oneOf: TYPING_OPS },
     ],
     handler(ctx) {
-      return commit(ctx.engine, sendMessageEditTyping(ctx.engine, actor(ctx), ctx.params.message_id as number, ctx.params.op as TypingOp));
+      return sendMessageEditTyping(ctx.engine, ctx.user, ctx.params.message_id, ctx.params.op);
     },
-  },
+  }),
 ];

@@ -1,20 +1,15 @@
 // Read state: POST /messages/flags, /messages/flags/narrow and the deprecated bulk read endpoints.
 // Parameters in the views' declaration order (the first invalid one is reported).
-import { commit } from '../../engine/core.ts';
-import { ChatError } from '../../engine/errors.ts';
+import { mapOutcome } from '../../engine/events.ts';
 import { parseAnchor } from '../../engine/messages/fetch.ts';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from '../../engine/messages/flags.ts';
 import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
+import { nonNegative } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
-/** Json[NonNegativeInt]: worded like Zulip's neighbouring errors (see routes/messages.ts). */
-function nonNegative(value: unknown, name: string): unknown {
-  if (typeof value === 'number' && value < 0) throw ChatError.badRequest(`${name} is too small`);
-  return value;
-}
-
 export const messageFlagRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/messages/flags',
     response: 'update-message-flags',
@@ -26,13 +21,15 @@ export const messageFlagRoutes: Route[] = [
       { name: 'op', type: 'string', required: true },
     ],
     handler({ engine, user, params }) {
-      const messages = params.messages as number[];
-      const result = commit(engine, updateMessageFlags(engine, user!, params.op as string, params.flag as string, messages));
+      const messages = params.messages;
       // `messages` echoes the request (deprecated; Zulip keeps it for old clients).
-      return { messages, ignored_because_not_subscribed_channels: result.ignoredChannels };
+      return mapOutcome(updateMessageFlags(engine, user, params.op, params.flag, messages), (result) => ({
+        messages,
+        ignored_because_not_subscribed_channels: result.ignoredChannels,
+      }));
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/messages/flags/narrow',
     response: 'update-message-flags-for-narrow',
@@ -49,39 +46,36 @@ export const messageFlagRoutes: Route[] = [
       { name: 'op', type: 'string', required: true },
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        updateMessageFlagsForNarrow(engine, user!, {
-          anchor: parseAnchor(params.anchor as string, false),
-          includeAnchor: params.include_anchor as boolean,
-          numBefore: params.num_before as number,
-          numAfter: params.num_after as number,
-          narrow: params.narrow as NarrowTerm[],
-          op: params.op as string,
-          flag: params.flag as string,
-        }),
-      );
+      return updateMessageFlagsForNarrow(engine, user, {
+        anchor: parseAnchor(params.anchor, false),
+        includeAnchor: params.include_anchor,
+        numBefore: params.num_before,
+        numAfter: params.num_after,
+        narrow: params.narrow,
+        op: params.op,
+        flag: params.flag,
+      });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/mark_all_as_read',
     response: 'mark-all-as-read',
     auth: 'user',
     summary: 'mark every message read (deprecated: use /messages/flags/narrow)',
     params: [],
-    handler: ({ engine, user }) => commit(engine, markAllAsRead(engine, user!)),
-  },
-  {
+    handler: ({ engine, user }) => markAllAsRead(engine, user),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/mark_stream_as_read',
     response: 'empty',
     auth: 'user',
     summary: 'mark every message of a channel read (deprecated)',
     params: [{ name: 'stream_id', type: 'int', required: true }],
-    handler: ({ engine, user, params }) => commit(engine, markStreamAsRead(engine, user!, params.stream_id as number)),
-  },
-  {
+    handler: ({ engine, user, params }) => markStreamAsRead(engine, user, params.stream_id),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/mark_topic_as_read',
     response: 'empty',
@@ -92,6 +86,6 @@ export const messageFlagRoutes: Route[] = [
       { name: 'stream_id', type: 'int', required: true },
     ],
     handler: ({ engine, user, params }) =>
-      commit(engine, markTopicAsRead(engine, user!, params.stream_id as number, params.topic_name as string)),
-  },
+      markTopicAsRead(engine, user, params.stream_id, params.topic_name),
+  }),
 ];

@@ -1,54 +1,30 @@
 // Message endpoints: sending, fetching (with narrows), single fetch, matches_narrow, reactions.
 // Parameters are declared here and decoded by the dispatcher; handlers only call the engine.
 import { ChatError } from '../../engine/errors.ts';
-import { commit } from '../../engine/core.ts';
 import { getMessagesJson, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
 import { previewRendering } from '../../engine/messages/preview.ts';
 import { addReaction, removeReaction } from '../../engine/messages/reactions.ts';
 import { clientName, sendMessage } from '../../engine/messages/send.ts';
 import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
 import { SerializedFields } from '../envelope.ts';
+import { mapOutcome, withValue } from '../../engine/events.ts';
+import { nonNegative, nonNegativeList } from '../checks.ts';
+import { defineRoute, paramList } from '../define-route.ts';
 import type { ParamSpec, Route, RouteContext } from '../route.ts';
 import type { GetMessagesResponse } from '../../../types/chat/responses/get-messages.ts';
-
-/**
- * A negative value for a `NonNegativeInt` parameter (num_before, num_after, message_ids items).
- * Zulip's typed_endpoint has no message template for pydantic's `greater_than_equal`, so the
- * real server fails an assertion and answers a bare 500. Our contract is never to answer 5xx to a
- * malformed request, so this is a deliberate divergence: a 400 with the wording Zulip uses for
- * the neighbouring `greater_than` error. A client sending a negative count fails on both servers.
- */
-function nonNegative(value: unknown, name: string): unknown {
-  if (typeof value === 'number' && value < 0) throw ChatError.badRequest(`${name} is too small`);
-  return value;
-}
-
-function nonNegativeList(value: unknown, name: string): unknown {
-  if (!Array.isArray(value)) return value;
-  const index = value.findIndex((v) => typeof v === 'number' && v < 0);
-  if (index >= 0) throw ChatError.badRequest(`${name}[${index}] is too small`);
-  return value;
-}
-
-function requireUser(ctx: RouteContext) {
-  if (!ctx.user) throw ChatError.unauthorized();
-  return ctx.user;
-}
-
-const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
 /** Zulip's settings.MAX_MESSAGE_LENGTH: the longest content POST /messages/render accepts. */
 const MAX_RENDER_LENGTH = 10_000;
 
-const emojiParams: ParamSpec[] = [
+const emojiParams = paramList([
   { name: 'message_id', type: 'int', in: 'path', required: true },
   { name: 'emoji_name', type: 'string' },
   { name: 'emoji_code', type: 'string' },
   { name: 'reaction_type', type: 'string' },
-];
+]);
 
 export const messageRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/messages',
     response: 'send-message',
@@ -78,26 +54,23 @@ export const messageRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      const { id } = commit(
-        ctx.engine,
-        sendMessage(ctx.engine, requireUser(ctx), {
-          type: String(p.type),
-          to: str(p.to),
-          topic: str(p.topic),
-          content: String(p.content),
-          client: clientName(str(p.client), ctx.headers['user-agent']),
-          readBySender: p.read_by_sender as boolean | undefined,
-          queueId: str(p.queue_id),
-          localId: str(p.local_id),
-          forged: str(p.forged),
-          mirrorSender: str(p.sender),
-          widgetContent: str(p.widget_content),
-        }),
-      );
-      return { id };
+      const sent = sendMessage(ctx.engine, ctx.user, {
+        type: p.type,
+        to: p.to,
+        topic: p.topic,
+        content: p.content,
+        client: clientName(p.client, ctx.headers['user-agent']),
+        readBySender: p.read_by_sender,
+        queueId: p.queue_id,
+        localId: p.local_id,
+        forged: p.forged,
+        mirrorSender: p.sender,
+        widgetContent: p.widget_content,
+      });
+      return mapOutcome(sent, ({ id }) => ({ id }));
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/messages',
     response: 'get-messages',
@@ -122,31 +95,31 @@ export const messageRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      const members = getMessagesJson(ctx.engine, requireUser(ctx), {
-        anchor: str(p.anchor),
-        numBefore: p.num_before as number,
-        numAfter: p.num_after as number,
-        includeAnchor: p.include_anchor as boolean,
-        narrow: p.narrow as NarrowTerm[],
-        messageIds: p.message_ids as number[] | undefined,
-        useFirstUnreadAnchor: p.use_first_unread_anchor as boolean,
-        applyMarkdown: p.apply_markdown as boolean,
-        clientGravatar: p.client_gravatar as boolean,
-        allowEmptyTopicName: p.allow_empty_topic_name as boolean,
+      const members = getMessagesJson(ctx.engine, ctx.user, {
+        anchor: p.anchor,
+        numBefore: p.num_before,
+        numAfter: p.num_after,
+        includeAnchor: p.include_anchor,
+        narrow: p.narrow,
+        messageIds: p.message_ids,
+        useFirstUnreadAnchor: p.use_first_unread_anchor,
+        applyMarkdown: p.apply_markdown,
+        clientGravatar: p.client_gravatar,
+        allowEmptyTopicName: p.allow_empty_topic_name,
       });
       return new SerializedFields<GetMessagesResponse>(members);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/messages/render',
     response: 'render-message',
     auth: 'user',
     summary: 'Render Markdown as a message would be rendered, without sending it',
     params: [{ name: 'content', type: 'string', required: true, maxLength: MAX_RENDER_LENGTH }],
-    handler: (ctx) => previewRendering(ctx.engine, requireUser(ctx), ctx.params.content as string),
-  },
-  {
+    handler: (ctx) => previewRendering(ctx.engine, ctx.user, ctx.params.content),
+  }),
+  defineRoute({
     method: 'GET',
     path: '/messages/matches_narrow',
     response: 'check-messages-match-narrow',
@@ -157,10 +130,10 @@ export const messageRoutes: Route[] = [
       { name: 'narrow', type: 'json', required: true },
     ],
     handler(ctx) {
-      return matchesNarrow(ctx.engine, requireUser(ctx), ctx.params.msg_ids as number[], parseNarrow(ctx.params.narrow));
+      return matchesNarrow(ctx.engine, ctx.user, ctx.params.msg_ids, parseNarrow(ctx.params.narrow));
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/messages/{message_id}',
     response: 'get-message',
@@ -172,13 +145,13 @@ export const messageRoutes: Route[] = [
       { name: 'allow_empty_topic_name', type: 'bool', default: false },
     ],
     handler(ctx) {
-      return getSingleMessage(ctx.engine, requireUser(ctx), ctx.params.message_id as number, {
-        applyMarkdown: ctx.params.apply_markdown as boolean,
-        allowEmptyTopicName: ctx.params.allow_empty_topic_name as boolean,
+      return getSingleMessage(ctx.engine, ctx.user, ctx.params.message_id, {
+        applyMarkdown: ctx.params.apply_markdown,
+        allowEmptyTopicName: ctx.params.allow_empty_topic_name,
       });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/messages/{message_id}/reactions',
     response: 'empty',
@@ -187,18 +160,14 @@ export const messageRoutes: Route[] = [
     params: emojiParams.map((s) => (s.name === 'emoji_name' ? { ...s, required: true } : s)),
     handler(ctx) {
       const p = ctx.params;
-      commit(
-        ctx.engine,
-        addReaction(ctx.engine, requireUser(ctx), p.message_id as number, {
-          emojiName: str(p.emoji_name),
-          emojiCode: str(p.emoji_code),
-          reactionType: str(p.reaction_type),
-        }),
-      );
-      return {};
+      return withValue(addReaction(ctx.engine, ctx.user, p.message_id, {
+          emojiName: p.emoji_name,
+          emojiCode: p.emoji_code,
+          reactionType: p.reaction_type,
+        }), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/messages/{message_id}/reactions',
     response: 'empty',
@@ -207,15 +176,11 @@ export const messageRoutes: Route[] = [
     params: emojiParams,
     handler(ctx) {
       const p = ctx.params;
-      commit(
-        ctx.engine,
-        removeReaction(ctx.engine, requireUser(ctx), p.message_id as number, {
-          emojiName: str(p.emoji_name),
-          emojiCode: str(p.emoji_code),
-          reactionType: str(p.reaction_type),
-        }),
-      );
-      return {};
+      return withValue(removeReaction(ctx.engine, ctx.user, p.message_id, {
+          emojiName: p.emoji_name,
+          emojiCode: p.emoji_code,
+          reactionType: p.reaction_type,
+        }), {});
     },
-  },
+  }),
 ];

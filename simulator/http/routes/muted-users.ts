@@ -1,12 +1,13 @@
 /** Muting another user: POST and DELETE /users/me/muted_users/{muted_user_id}. */
-import { commit } from '../../engine/core.ts';
 import { muteUser, unmuteUser } from '../../engine/muted-users.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import { intInPath } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
+import type { Route } from '../route.ts';
 
-const mutedUserIdInPath: ParamSpec = { name: 'muted_user_id', type: 'int', in: 'path', required: true };
+const mutedUserIdInPath = intInPath('muted_user_id');
 
 export const mutedUserRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/users/me/muted_users/{muted_user_id}',
     response: 'empty',
@@ -14,10 +15,10 @@ export const mutedUserRoutes: Route[] = [
     summary: "mute a user: their messages so far are marked read, and later ones arrive read",
     params: [mutedUserIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, muteUser(engine, user!, params.muted_user_id as number));
+      return muteUser(engine, user, params.muted_user_id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/users/me/muted_users/{muted_user_id}',
     response: 'empty',
@@ -25,7 +26,7 @@ export const mutedUserRoutes: Route[] = [
     summary: 'unmute a user',
     params: [mutedUserIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, unmuteUser(engine, user!, params.muted_user_id as number));
+      return unmuteUser(engine, user, params.muted_user_id);
     },
-  },
+  }),
 ];

@@ -1,10 +1,10 @@
 /** A user's own composing aids: saved snippets (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py) and navigation views (zerver/views/navigation_views.py, zerver/actions/navigation_views.py). */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { addNavigationView, listNavigationViews, removeNavigationView, updateNavigationView } from '../../engine/navigation-views.ts';
 import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, listSavedSnippets } from '../../engine/saved-snippets.ts';
-import { trimmedNonBlank } from '../params.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import { trimmedNonBlank } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
+import type { Route } from '../route.ts';
 
 const MAX_TITLE_LENGTH = 60;
 /** Zulip's MAX_MESSAGE_LENGTH. */
@@ -16,26 +16,26 @@ const MAX_CONTENT_LENGTH = 10_000;
  */
 function creationText(maxLength: number) {
   const check = trimmedNonBlank(maxLength);
-  return (value: unknown, name: string): string => {
-    if ((value as string).trim() === '') throw ChatError.badRequest('Title cannot be empty.');
+  return (value: string, name: string): string => {
+    if (value.trim() === '') throw ChatError.badRequest('Title cannot be empty.');
     return check(value, name);
   };
 }
 
-const snippetIdInPath: ParamSpec = { name: 'saved_snippet_id', type: 'int', in: 'path', required: true };
-const fragmentInPath: ParamSpec = { name: 'fragment', type: 'string', in: 'path', required: true, spansSegments: true, validate: trimmedNonBlank() };
+const snippetIdInPath = { name: 'saved_snippet_id', type: 'int', in: 'path', required: true } as const;
+const fragmentInPath = { name: 'fragment', type: 'string', in: 'path', required: true, spansSegments: true, validate: trimmedNonBlank() } as const;
 
 export const personalRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/saved_snippets',
     response: 'get-saved-snippets',
     auth: 'user',
     summary: 'your saved snippets',
     params: [],
-    handler: ({ engine, user }) => ({ saved_snippets: listSavedSnippets(engine, user!) }),
-  },
-  {
+    handler: ({ engine, user }) => ({ saved_snippets: listSavedSnippets(engine, user) }),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/saved_snippets',
     response: 'create-saved-snippet',
@@ -46,10 +46,10 @@ export const personalRoutes: Route[] = [
       { name: 'title', type: 'string', required: true, validate: creationText(MAX_TITLE_LENGTH) },
     ],
     handler({ engine, user, params }) {
-      return commit(engine, createSavedSnippet(engine, user!, params.title as string, params.content as string));
+      return createSavedSnippet(engine, user, params.title, params.content);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/saved_snippets/{saved_snippet_id}',
     response: 'empty',
@@ -61,11 +61,11 @@ export const personalRoutes: Route[] = [
       { name: 'title', type: 'string', validate: trimmedNonBlank(MAX_TITLE_LENGTH) },
     ],
     handler({ engine, user, params }) {
-      const changes = { title: params.title as string | undefined, content: params.content as string | undefined };
-      return commit(engine, editSavedSnippet(engine, user!, params.saved_snippet_id as number, changes));
+      const changes = { title: params.title, content: params.content };
+      return editSavedSnippet(engine, user, params.saved_snippet_id, changes);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/saved_snippets/{saved_snippet_id}',
     response: 'empty',
@@ -73,19 +73,19 @@ export const personalRoutes: Route[] = [
     summary: 'delete one of your snippets',
     params: [snippetIdInPath],
     handler({ engine, user, params }) {
-      return commit(engine, deleteSavedSnippet(engine, user!, params.saved_snippet_id as number));
+      return deleteSavedSnippet(engine, user, params.saved_snippet_id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/navigation_views',
     response: 'get-navigation-views',
     auth: 'user',
     summary: 'your navigation views',
     params: [],
-    handler: ({ engine, user }) => ({ navigation_views: listNavigationViews(engine, user!) }),
-  },
-  {
+    handler: ({ engine, user }) => ({ navigation_views: listNavigationViews(engine, user) }),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/navigation_views',
     response: 'empty',
@@ -97,11 +97,11 @@ export const personalRoutes: Route[] = [
       { name: 'name', type: 'string', validate: trimmedNonBlank() },
     ],
     handler({ engine, user, params }) {
-      const view = { fragment: params.fragment as string, isPinned: params.is_pinned as boolean, name: params.name as string | undefined };
-      return commit(engine, addNavigationView(engine, user!, view));
+      const view = { fragment: params.fragment, isPinned: params.is_pinned, name: params.name };
+      return addNavigationView(engine, user, view);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/navigation_views/{fragment}',
     response: 'empty',
@@ -109,11 +109,11 @@ export const personalRoutes: Route[] = [
     summary: 'pin, unpin or rename a navigation view',
     params: [fragmentInPath, { name: 'is_pinned', type: 'bool' }, { name: 'name', type: 'string', validate: trimmedNonBlank() }],
     handler({ engine, user, params }) {
-      const changes = { isPinned: params.is_pinned as boolean | undefined, name: params.name as string | undefined };
-      return commit(engine, updateNavigationView(engine, user!, params.fragment as string, changes));
+      const changes = { isPinned: params.is_pinned, name: params.name };
+      return updateNavigationView(engine, user, params.fragment, changes);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/navigation_views/{fragment}',
     response: 'empty',
@@ -121,7 +121,7 @@ export const personalRoutes: Route[] = [
     summary: 'remove a navigation view',
     params: [fragmentInPath],
     handler({ engine, user, params }) {
-      return commit(engine, removeNavigationView(engine, user!, params.fragment as string));
+      return removeNavigationView(engine, user, params.fragment);
     },
-  },
+  }),
 ];

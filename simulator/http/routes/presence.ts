@@ -1,17 +1,12 @@
 /** Presence (zerver/views/presence.py, zerver/lib/presence.py): report one's own, read the realm's, read one user's. */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { realmPresence, reportPresence, userPresence } from '../../engine/presence.ts';
+import { intOrNull } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
-/** `Json[int] | None`. */
-function intOrNull(value: unknown, name: string): number | null {
-  if (value !== null && !Number.isSafeInteger(value)) throw ChatError.badRequest(`${name} is not an integer`);
-  return value as number | null;
-}
-
 export const presenceRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/users/me/presence',
     response: 'update-presence',
@@ -28,20 +23,17 @@ export const presenceRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      return commit(
-        ctx.engine,
-        reportPresence(ctx.engine, ctx.user!, {
-          status: p.status as string,
-          pingOnly: p.ping_only as boolean,
-          newUserInput: p.new_user_input as boolean,
-          slimPresence: p.slim_presence as boolean,
-          lastUpdateId: p.last_update_id as number | null | undefined,
-          historyLimitDays: p.history_limit_days as number | null | undefined,
-        }),
-      );
+      return reportPresence(ctx.engine, ctx.user, {
+          status: p.status,
+          pingOnly: p.ping_only,
+          newUserInput: p.new_user_input,
+          slimPresence: p.slim_presence,
+          lastUpdateId: p.last_update_id,
+          historyLimitDays: p.history_limit_days,
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/realm/presence',
     response: 'get-presence',
@@ -53,8 +45,8 @@ export const presenceRoutes: Route[] = [
       const { presences, server_timestamp } = realmPresence(ctx.engine, { slim: false });
       return { presences, server_timestamp };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/{user_id_or_email}/presence',
     response: 'get-user-presence',
@@ -65,7 +57,7 @@ export const presenceRoutes: Route[] = [
       { name: 'slim_presence', type: 'bool', default: false },
     ],
     handler(ctx) {
-      return userPresence(ctx.engine, ctx.params.user_id_or_email as string, ctx.params.slim_presence as boolean);
+      return userPresence(ctx.engine, ctx.params.user_id_or_email, ctx.params.slim_presence);
     },
-  },
+  }),
 ];

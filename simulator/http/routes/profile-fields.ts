@@ -1,5 +1,4 @@
 /** Custom profile fields: the realm's definitions and your own values (zerver/views/custom_profile_fields.py). */
-import { commit } from '../../engine/core.ts';
 import {
   listCustomProfileFields,
   removeOwnProfileData,
@@ -14,6 +13,9 @@ import {
   type ProfileFieldData,
 } from '../../engine/custom-profile-field-admin.ts';
 import { ChatError } from '../../engine/errors.ts';
+import { withValue } from '../../engine/events.ts';
+import { isObject } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -24,11 +26,11 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
  * against the union's first member, as pydantic does (`data[0]["value"]["str"] is not a string`;
  * the exact path format is derived from Zulip's error template).
  */
-export function parseChanges(value: unknown, name: string): ProfileDataChange[] {
-  return (value as unknown[]).map((item, i) => {
+export function parseChanges(value: unknown[], name: string): ProfileDataChange[] {
+  return value.map((item, i) => {
     const at = `${name}[${i}]`;
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw ChatError.badRequest(`${at} is not a dict`);
-    const entry = item as Record<string, unknown>;
+    if (!isObject(item)) throw ChatError.badRequest(`${at} is not a dict`);
+    const entry = item;
     if (!('id' in entry)) throw ChatError.badRequest(`${at}["id"] is missing`);
     if (!isInt(entry.id)) throw ChatError.badRequest(`${at}["id"] is not an integer`);
     if (!('value' in entry)) throw ChatError.badRequest(`${at}["value"] is missing`);
@@ -54,11 +56,11 @@ function parseFieldData(value: unknown, name: string): ProfileFieldData {
   return value as ProfileFieldData;
 }
 
-const fieldId: ParamSpec = { name: 'field_id', type: 'int', in: 'path', required: true };
-const trimmed = (value: unknown) => (value as string).trim();
+const fieldId = { name: 'field_id', type: 'int', in: 'path', required: true } as const;
+const trimmed = (value: string) => value.trim();
 
 export const profileFieldRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/realm/profile_fields',
     response: 'get-custom-profile-fields',
@@ -68,8 +70,8 @@ export const profileFieldRoutes: Route[] = [
     handler({ engine }) {
       return { custom_fields: listCustomProfileFields(engine) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/users/me/profile_data',
     response: 'empty',
@@ -77,11 +79,10 @@ export const profileFieldRoutes: Route[] = [
     summary: 'set (or, with null, remove) your own custom profile field values',
     params: [{ name: 'data', type: 'json_array', required: true, validate: parseChanges }],
     handler({ engine, user, params }) {
-      commit(engine, updateOwnProfileData(engine, user!, params.data as ProfileDataChange[]));
-      return {};
+      return withValue(updateOwnProfileData(engine, user, params.data), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/users/me/profile_data',
     response: 'empty',
@@ -89,11 +90,10 @@ export const profileFieldRoutes: Route[] = [
     summary: 'remove your own values of the given custom profile fields',
     params: [{ name: 'data', type: 'int_array', required: true }],
     handler({ engine, user, params }) {
-      commit(engine, removeOwnProfileData(engine, user!, params.data as number[]));
-      return {};
+      return withValue(removeOwnProfileData(engine, user, params.data), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/realm/profile_fields',
     response: 'create-custom-profile-field',
@@ -109,21 +109,18 @@ export const profileFieldRoutes: Route[] = [
       { name: 'required', type: 'bool', default: false },
     ],
     handler({ engine, params }) {
-      return commit(
-        engine,
-        createCustomProfileField(engine, {
-          name: params.name as string,
-          hint: params.hint as string,
-          field_type: params.field_type as number,
-          field_data: params.field_data as ProfileFieldData,
-          display_in_profile_summary: params.display_in_profile_summary as boolean,
-          required: params.required as boolean,
-          editable_by_user: params.editable_by_user as boolean,
-        }),
-      );
+      return createCustomProfileField(engine, {
+          name: params.name,
+          hint: params.hint,
+          field_type: params.field_type,
+          field_data: params.field_data,
+          display_in_profile_summary: params.display_in_profile_summary,
+          required: params.required,
+          editable_by_user: params.editable_by_user,
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/realm/profile_fields',
     response: 'empty',
@@ -131,10 +128,10 @@ export const profileFieldRoutes: Route[] = [
     summary: 'reorder the custom profile fields (every field id)',
     params: [{ name: 'order', type: 'int_array', required: true }],
     handler({ engine, params }) {
-      return commit(engine, reorderCustomProfileFields(engine, params.order as number[]));
+      return reorderCustomProfileFields(engine, params.order);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/realm/profile_fields/{field_id}',
     response: 'empty',
@@ -150,20 +147,17 @@ export const profileFieldRoutes: Route[] = [
       { name: 'required', type: 'bool' },
     ],
     handler({ engine, params }) {
-      return commit(
-        engine,
-        updateCustomProfileField(engine, params.field_id as number, {
-          name: params.name as string | undefined,
-          hint: params.hint as string | undefined,
-          field_data: params.field_data as ProfileFieldData | undefined,
-          display_in_profile_summary: params.display_in_profile_summary as boolean | undefined,
-          required: params.required as boolean | undefined,
-          editable_by_user: params.editable_by_user as boolean | undefined,
-        }),
-      );
+      return updateCustomProfileField(engine, params.field_id, {
+          name: params.name,
+          hint: params.hint,
+          field_data: params.field_data,
+          display_in_profile_summary: params.display_in_profile_summary,
+          required: params.required,
+          editable_by_user: params.editable_by_user,
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/realm/profile_fields/{field_id}',
     response: 'empty',
@@ -171,7 +165,7 @@ export const profileFieldRoutes: Route[] = [
     summary: "delete a custom profile field and every user's value of it",
     params: [fieldId],
     handler({ engine, params }) {
-      return commit(engine, deleteCustomProfileField(engine, params.field_id as number));
+      return deleteCustomProfileField(engine, params.field_id);
     },
-  },
+  }),
 ];

@@ -1,12 +1,12 @@
 /** Custom emoji (zerver/views/realm_emoji.py): list, upload, deactivate. */
-import { commit } from '../../engine/core.ts';
 import { addRealmEmoji, realmEmojiDict, removeRealmEmoji } from '../../engine/realm-emoji.ts';
-import type { ParamSpec, Route, UploadedFile } from '../route.ts';
+import { defineRoute } from '../define-route.ts';
+import type { Route } from '../route.ts';
 
-const emojiName: ParamSpec = { name: 'emoji_name', type: 'string', in: 'path', required: true };
+const emojiName = { name: 'emoji_name', type: 'string', in: 'path', required: true } as const;
 
 export const realmEmojiRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/realm/emoji',
     response: 'get-custom-emoji',
@@ -15,8 +15,8 @@ export const realmEmojiRoutes: Route[] = [
     summary: "the organization's custom emoji, deactivated ones included",
     params: [],
     handler: ({ engine }) => ({ emoji: realmEmojiDict(engine) }),
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/realm/emoji/{emoji_name}',
     response: 'empty',
@@ -25,11 +25,11 @@ export const realmEmojiRoutes: Route[] = [
     summary: 'upload a custom emoji (multipart, one image under any field name)',
     params: [emojiName, { name: 'file', type: 'file', anyField: true }],
     handler({ engine, user, params }) {
-      const files = (params.file as UploadedFile[]).map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
-      return commit(engine, addRealmEmoji(engine, user!, params.emoji_name as string, files));
+      const files = params.file.map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
+      return addRealmEmoji(engine, user, params.emoji_name, files);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/realm/emoji/{emoji_name}',
     response: 'empty',
@@ -37,7 +37,7 @@ export const realmEmojiRoutes: Route[] = [
     summary: 'deactivate a custom emoji (administrators or its author)',
     params: [emojiName],
     handler({ engine, user, params }) {
-      return commit(engine, removeRealmEmoji(engine, user!, params.emoji_name as string));
+      return removeRealmEmoji(engine, user, params.emoji_name);
     },
-  },
+  }),
 ];

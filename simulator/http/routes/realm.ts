@@ -1,5 +1,4 @@
 /** The organization's settings: PATCH /realm (zerver/views/realm.py, zerver/actions/realm_settings.py). */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';
 import {
@@ -12,6 +11,8 @@ import {
   type RealmUpdate,
 } from '../../engine/realm-settings.ts';
 import { REALM_GROUP_SETTINGS, type RealmGroupSetting } from '../../engine/state.ts';
+import { boolParam, nonNegative } from '../checks.ts';
+import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
@@ -25,17 +26,17 @@ function intOrString(value: unknown, name: string): number | string {
 /** A string naming one member of an enum (parse_enum_from_string_value). */
 const enumName =
   (names: Record<string, number>) =>
-  (value: unknown, name: string): string => {
-    if (!Object.hasOwn(names, value as string)) throw ChatError.badRequest(`Invalid ${name}`);
-    return value as string;
+  (value: string, name: string): string => {
+    if (!Object.hasOwn(names, value)) throw ChatError.badRequest(`Invalid ${name}`);
+    return value;
   };
 
 /** An integer among the enum's values (upstream's pydantic enum check). */
 const enumValue =
   (values: ReadonlySet<number>) =>
-  (value: unknown, name: string): number => {
-    if (!values.has(value as number)) throw ChatError.badRequest(`Invalid ${name}`);
-    return value as number;
+  (value: number, name: string): number => {
+    if (!values.has(value)) throw ChatError.badRequest(`Invalid ${name}`);
+    return value;
   };
 
 /** check_jitsi_url: "default", or an http(s) URL of at most 200 characters (Json[str]). */
@@ -53,13 +54,17 @@ function jitsiUrl(value: unknown, name: string): string {
   return value;
 }
 
-const bool = (name: string): ParamSpec => ({ name, type: 'bool' });
-const group = (name: string): ParamSpec => ({ name, type: 'json', validate: parseGroupSettingChange });
-const int = (name: string, validate?: ParamSpec['validate']): ParamSpec => ({ name, type: 'int', ...(validate ? { validate } : {}) });
-const limit = (name: string): ParamSpec => ({ name, type: 'json', validate: intOrString });
+const bool = boolParam;
+const group = <N extends string>(name: N) => ({ name, type: 'json', validate: parseGroupSettingChange }) as const;
+function int<N extends string>(name: N): { name: N; type: 'int' };
+function int<N extends string, R>(name: N, validate: (value: number, name: string) => R): { name: N; type: 'int'; validate: (value: number, name: string) => R };
+function int(name: string, validate?: (value: number, name: string) => unknown): ParamSpec {
+  return { name, type: 'int', ...(validate ? { validate } : {}) };
+}
+const limit = <N extends string>(name: N) => ({ name, type: 'json', validate: intOrString }) as const;
 
 /** update_realm's parameters, in its (alphabetical) declaration order: the order they are checked in. */
-const PARAMS: ParamSpec[] = [
+const PARAMS = paramList([
   bool('allow_message_editing'),
   { name: 'authentication_methods', type: 'json_object' },
   bool('avatar_changes_disabled'),
@@ -124,22 +129,19 @@ const PARAMS: ParamSpec[] = [
   { name: 'string_id', type: 'string', maxLength: 40 },
   { name: 'topics_policy', type: 'string', validate: enumName(TOPICS_POLICY_VALUES) },
   int('video_chat_provider'),
-  int('waiting_period_threshold', (value, name) => {
-    if ((value as number) < 0) throw ChatError.badRequest(`${name} is too small`);
-    return value;
-  }),
+  int('waiting_period_threshold', nonNegative),
   bool('want_advertise_in_communities_directory'),
   group('workplace_users_group'),
   int('zulip_update_announcements_stream_id'),
   { name: 'welcome_message_custom_text', type: 'string', maxLength: 8000 },
-];
+]);
 
 const GROUP_NAMES = new Set<string>(REALM_GROUP_SETTINGS);
 const CHANNEL_NAMES = new Set<string>(REALM_CHANNEL_SETTINGS);
 const OTHER_NAMES = new Set(['authentication_methods', 'org_type', 'string_id']);
 
 /** The decoded parameters, sorted into what the engine's update names. */
-function realmUpdate(params: Record<string, unknown>): RealmUpdate {
+function realmUpdate(params: ParamsOf<typeof PARAMS>): RealmUpdate {
   const update: RealmUpdate = { properties: {}, groups: {}, channels: {} };
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
@@ -147,14 +149,14 @@ function realmUpdate(params: Record<string, unknown>): RealmUpdate {
     else if (CHANNEL_NAMES.has(name)) update.channels[name as (typeof REALM_CHANNEL_SETTINGS)[number]] = value as number;
     else if (!OTHER_NAMES.has(name)) update.properties[name as RealmProperty] = value;
   }
-  update.authentication_methods = params.authentication_methods as Record<string, unknown> | undefined;
-  update.org_type = params.org_type as number | undefined;
-  update.string_id = params.string_id as string | undefined;
+  update.authentication_methods = params.authentication_methods;
+  update.org_type = params.org_type;
+  update.string_id = params.string_id;
   return update;
 }
 
 export const realmRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'PATCH',
     path: '/realm',
     response: 'update-realm',
@@ -162,7 +164,7 @@ export const realmRoutes: Route[] = [
     summary: "change the organization's settings (some only by owners)",
     params: PARAMS,
     handler({ engine, user, params }) {
-      return commit(engine, updateRealm(engine, user!, realmUpdate(params)));
+      return updateRealm(engine, user, realmUpdate(params));
     },
-  },
+  }),
 ];

@@ -1,5 +1,4 @@
 /** Scheduled messages (zerver/views/scheduled_messages.py). */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { clientName } from '../../engine/messages/send.ts';
 import {
@@ -10,12 +9,12 @@ import {
   type ApiRecipientType,
   type ScheduledTo,
 } from '../../engine/scheduled-messages.ts';
-import type { ParamSpec, Route, RouteContext } from '../route.ts';
+import { isInt } from '../checks.ts';
+import { defineRoute } from '../define-route.ts';
+import type { Route, RouteContext } from '../route.ts';
 
 /** Message.API_RECIPIENT_TYPES. */
-const RECIPIENT_TYPES: readonly string[] = ['stream', 'private', 'channel', 'direct'];
-
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const RECIPIENT_TYPES: readonly ApiRecipientType[] = ['stream', 'private', 'channel', 'direct'];
 
 /**
  * `to` is Json[int | list[int]]: a channel ID or a list of user IDs. Anything else fails both
@@ -27,18 +26,16 @@ function scheduledTo(value: unknown, name: string): ScheduledTo {
   throw ChatError.badRequest(`${name}["int"] is not an integer`);
 }
 
-const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
-
-function client(ctx: RouteContext): string {
-  return clientName(str(ctx.params.client), ctx.headers['user-agent']);
+function client(ctx: { params: { client: string | undefined }; headers: RouteContext['headers'] }): string {
+  return clientName(ctx.params.client, ctx.headers['user-agent']);
 }
 
-const scheduledMessageId: ParamSpec = { name: 'scheduled_message_id', type: 'int', in: 'path', required: true };
+const scheduledMessageId = { name: 'scheduled_message_id', type: 'int', in: 'path', required: true } as const;
 // Read by Zulip's request-logging middleware (never unsupported): the sent message's client.
-const clientParam: ParamSpec = { name: 'client', type: 'string' };
+const clientParam = { name: 'client', type: 'string' } as const;
 
 export const scheduledMessageRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/scheduled_messages',
     response: 'get-scheduled-messages',
@@ -46,10 +43,10 @@ export const scheduledMessageRoutes: Route[] = [
     summary: 'your scheduled messages not sent yet (failed ones included), earliest first',
     params: [],
     handler({ engine, user }) {
-      return { scheduled_messages: listScheduledMessages(engine, user!) };
+      return { scheduled_messages: listScheduledMessages(engine, user) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/scheduled_messages',
     response: 'create-scheduled-message',
@@ -67,21 +64,18 @@ export const scheduledMessageRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      return commit(
-        ctx.engine,
-        scheduleMessage(ctx.engine, ctx.user!, {
-          type: p.type as ApiRecipientType,
-          to: p.to as ScheduledTo,
-          topic: str(p.topic),
-          content: p.content as string,
-          scheduledDeliveryTimestamp: p.scheduled_delivery_timestamp as number,
-          readBySender: p.read_by_sender as boolean | undefined,
-          client: client(ctx),
-        }),
-      );
+      return scheduleMessage(ctx.engine, ctx.user, {
+        type: p.type,
+        to: p.to,
+        topic: p.topic,
+        content: p.content,
+        scheduledDeliveryTimestamp: p.scheduled_delivery_timestamp,
+        readBySender: p.read_by_sender,
+        client: client(ctx),
+      });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/scheduled_messages/{scheduled_message_id}',
     response: 'empty',
@@ -99,20 +93,17 @@ export const scheduledMessageRoutes: Route[] = [
     ],
     handler(ctx) {
       const p = ctx.params;
-      return commit(
-        ctx.engine,
-        editScheduledMessage(ctx.engine, ctx.user!, p.scheduled_message_id as number, {
-          type: p.type as ApiRecipientType | undefined,
-          to: p.to as ScheduledTo | undefined,
-          topic: str(p.topic),
-          content: str(p.content),
-          scheduledDeliveryTimestamp: p.scheduled_delivery_timestamp as number | undefined,
-          client: client(ctx),
-        }),
-      );
+      return editScheduledMessage(ctx.engine, ctx.user, p.scheduled_message_id, {
+        type: p.type,
+        to: p.to,
+        topic: p.topic,
+        content: p.content,
+        scheduledDeliveryTimestamp: p.scheduled_delivery_timestamp,
+        client: client(ctx),
+      });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/scheduled_messages/{scheduled_message_id}',
     response: 'empty',
@@ -120,7 +111,7 @@ export const scheduledMessageRoutes: Route[] = [
     summary: 'delete one of your scheduled messages',
     params: [scheduledMessageId],
     handler({ engine, user, params }) {
-      return commit(engine, deleteScheduledMessage(engine, user!, params.scheduled_message_id as number));
+      return deleteScheduledMessage(engine, user, params.scheduled_message_id);
     },
-  },
+  }),
 ];

@@ -1,9 +1,10 @@
 /** Server and realm information clients read before and right after logging in (zerver/views/auth.py, zerver/views/realm.py). */
 import { serverSettings } from '../../engine/server-settings.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 export const serverRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/server_settings',
     response: 'get-server-settings',
@@ -14,5 +15,5 @@ export const serverRoutes: Route[] = [
     handler({ engine, headers }) {
       return { ...serverSettings(engine, { userAgent: headers['user-agent'] }) };
     },
-  },
+  }),
 ];

@@ -2,15 +2,17 @@
  * PATCH /settings (zerver/views/user_settings.py), also at the legacy paths older clients call: one
  * parameter per row of the settings table, typed and limited to its allowed values.
  */
-import { commit } from '../../engine/core.ts';
 import { changeSettings } from '../../engine/settings-change.ts';
-import { USER_SETTINGS, type SettingValue } from '../../engine/user-settings.ts';
+import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../engine/user-settings.ts';
+import { withValue } from '../../engine/events.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
-const settingParams: ParamSpec[] = USER_SETTINGS.map((spec) => ({ name: spec.name, type: spec.type, ...(spec.values ? { oneOf: spec.values } : {}) }));
+/** One spec per setting; the handler reads them by name from the table, so each is one of the table's types. */
+const settingParams = USER_SETTINGS.map((spec): ParamSpec & { type: SettingSpec['type'] } => ({ name: spec.name, type: spec.type, ...(spec.values ? { oneOf: spec.values } : {}) }));
 
 export const settingsRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'PATCH',
     path: '/settings',
     response: 'empty',
@@ -27,23 +29,17 @@ export const settingsRoutes: Route[] = [
     ],
     handler({ engine, user, params, secretsEqual }) {
       const settings: Record<string, SettingValue> = {};
-      for (const spec of USER_SETTINGS) if (params[spec.name] !== undefined) settings[spec.name] = params[spec.name] as SettingValue;
-      commit(
+      for (const spec of USER_SETTINGS) {
+        const value = params[spec.name];
+        if (value !== undefined) settings[spec.name] = value;
+      }
+      const done = changeSettings(
         engine,
-        changeSettings(
-          engine,
-          user!,
-          {
-            fullName: params.full_name as string | undefined,
-            email: params.email as string | undefined,
-            oldPassword: params.old_password as string | undefined,
-            newPassword: params.new_password as string | undefined,
-            settings,
-          },
-          secretsEqual,
-        ),
+        user,
+        { fullName: params.full_name, email: params.email, oldPassword: params.old_password, newPassword: params.new_password, settings },
+        secretsEqual,
       );
-      return {};
+      return withValue(done, {});
     },
-  },
+  }),
 ];

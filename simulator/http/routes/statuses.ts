@@ -1,27 +1,28 @@
 /** User statuses (zerver/views/presence.py, zerver/actions/user_status.py). */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { MAX_STATUS_TEXT_LENGTH, getStatusOf, updateOwnStatus, updateStatusOf } from '../../engine/user-status.ts';
 import { codePointLength } from '../../engine/text.ts';
+import { withValue } from '../../engine/events.ts';
+import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 
 /** Zulip strips the text first, then counts code points (StringConstraints(strip_whitespace, max_length=60)). */
-function trimmedStatusText(value: unknown, name: string): string {
-  const text = (value as string).trim();
+function trimmedStatusText(value: string, name: string): string {
+  const text = value.trim();
   if (codePointLength(text) > MAX_STATUS_TEXT_LENGTH) {
     throw ChatError.badRequest(`${name} is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
   }
   return text;
 }
 
-const statusText: ParamSpec = { name: 'status_text', type: 'string', validate: trimmedStatusText };
-const emojiName: ParamSpec = { name: 'emoji_name', type: 'string' };
-const emojiCode: ParamSpec = { name: 'emoji_code', type: 'string' };
-const reactionType: ParamSpec = { name: 'reaction_type', type: 'string' };
-const userIdInPath: ParamSpec = { name: 'user_id', type: 'int', in: 'path', required: true };
+const statusText = { name: 'status_text', type: 'string', validate: trimmedStatusText } as const;
+const emojiName = { name: 'emoji_name', type: 'string' } as const;
+const emojiCode = { name: 'emoji_code', type: 'string' } as const;
+const reactionType = { name: 'reaction_type', type: 'string' } as const;
+const userIdInPath = { name: 'user_id', type: 'int', in: 'path', required: true } as const;
 
 export const statusRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/users/me/status',
     response: 'empty',
@@ -30,20 +31,16 @@ export const statusRoutes: Route[] = [
     // Zulip's declaration order, which decides which bad parameter is reported first.
     params: [{ name: 'away', type: 'bool' }, emojiCode, emojiName, reactionType, statusText],
     handler({ engine, user, params }) {
-      commit(
-        engine,
-        updateOwnStatus(engine, user!, {
-          away: params.away as boolean | undefined,
-          statusText: params.status_text as string | undefined,
-          emojiName: params.emoji_name as string | undefined,
-          emojiCode: params.emoji_code as string | undefined,
-          reactionType: params.reaction_type as string | undefined,
-        }),
-      );
-      return {};
+      return withValue(updateOwnStatus(engine, user, {
+          away: params.away,
+          statusText: params.status_text,
+          emojiName: params.emoji_name,
+          emojiCode: params.emoji_code,
+          reactionType: params.reaction_type,
+        }), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/users/{user_id}/status',
     response: 'empty',
@@ -53,19 +50,15 @@ export const statusRoutes: Route[] = [
     summary: "set another user's status (administrators)",
     params: [userIdInPath, statusText, emojiName, emojiCode, reactionType],
     handler({ engine, user, params }) {
-      commit(
-        engine,
-        updateStatusOf(engine, user!, params.user_id as number, {
-          statusText: params.status_text as string | undefined,
-          emojiName: params.emoji_name as string | undefined,
-          emojiCode: params.emoji_code as string | undefined,
-          reactionType: params.reaction_type as string | undefined,
-        }),
-      );
-      return {};
+      return withValue(updateStatusOf(engine, user, params.user_id, {
+          statusText: params.status_text,
+          emojiName: params.emoji_name,
+          emojiCode: params.emoji_code,
+          reactionType: params.reaction_type,
+        }), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/{user_id}/status',
     response: 'get-user-status',
@@ -73,7 +66,7 @@ export const statusRoutes: Route[] = [
     summary: "a user's status",
     params: [userIdInPath],
     handler({ engine, user, params }) {
-      return { status: getStatusOf(engine, user!, params.user_id as number) };
+      return { status: getStatusOf(engine, user, params.user_id) };
     },
-  },
+  }),
 ];

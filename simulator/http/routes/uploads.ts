@@ -13,8 +13,8 @@ import {
   uploadFile,
   type UploadAccess,
 } from '../../engine/attachments.ts';
-import { commit } from '../../engine/core.ts';
 import type { AttachmentRecord } from '../../engine/state.ts';
+import { defineRoute, paramList } from '../define-route.ts';
 import { RawReply, type ParamSpec, type Route, type UploadedFile } from '../route.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -61,15 +61,15 @@ function refusal(access: Exclude<UploadAccess, { kind: 'file' }>, path: string):
   }
 }
 
-const uploadPath: ParamSpec[] = [
+const uploadPath = paramList([
   { name: 'realm_id', type: 'int', in: 'path', required: true },
   { name: 'filename', type: 'string', in: 'path', required: true, spansSegments: true },
-];
+]);
 
-const pathIdOf = (params: Record<string, unknown>) => `${params.realm_id as number}/${params.filename as string}`;
+const pathIdOf = (params: Record<string, unknown>) => `${params.realm_id}/${params.filename}`;
 
 export const uploadRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/user_uploads',
     response: 'upload-file',
@@ -81,11 +81,11 @@ export const uploadRoutes: Route[] = [
     maxBodyBytes: (engine) => (engine.state.realm.max_file_upload_size_mib + 1) * 1024 * 1024,
     bodyTooLarge: fileTooLarge,
     handler({ engine, user, params }) {
-      const files = (params.file as UploadedFile[]).map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
-      return commit(engine, uploadFile(engine, user!, files));
+      const files = (params.file).map((f) => ({ name: f.filename, contentType: f.contentType, bytes: f.bytes }));
+      return uploadFile(engine, user, files);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/user_uploads/{realm_id}/{filename}',
     response: 'get-file-temporary-url',
@@ -99,8 +99,8 @@ export const uploadRoutes: Route[] = [
       const token = issueUploadToken(engine, access.attachment);
       return { url: `/user_uploads/temporary/${token}/${pathId.split('/').pop()!}` };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/user_uploads/{realm_id}/{filename}',
     response: 'file',
@@ -114,8 +114,8 @@ export const uploadRoutes: Route[] = [
       const access = accessUpload(engine, user, pathId);
       return access.kind === 'file' ? fileReply(access.attachment) : refusal(access, `/user_uploads/${pathId}`);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/user_uploads/temporary/{token}/{filename}',
     response: 'file',
@@ -127,19 +127,19 @@ export const uploadRoutes: Route[] = [
       { name: 'filename', type: 'string', in: 'path', required: true },
     ],
     handler({ engine, params }) {
-      return fileReply(attachmentForToken(engine, params.token as string, params.filename as string));
+      return fileReply(attachmentForToken(engine, params.token, params.filename));
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/attachments',
     response: 'get-attachments',
     auth: 'user',
     summary: "your uploads, and the organization's upload space used",
     params: [],
-    handler: ({ engine, user }) => ({ ...listAttachments(engine, user!) }),
-  },
-  {
+    handler: ({ engine, user }) => ({ ...listAttachments(engine, user) }),
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/attachments/{attachment_id}',
     response: 'empty',
@@ -147,7 +147,7 @@ export const uploadRoutes: Route[] = [
     summary: 'delete one of your uploads',
     params: [{ name: 'attachment_id', type: 'int', in: 'path', required: true }],
     handler({ engine, user, params }) {
-      return commit(engine, deleteAttachment(engine, user!, params.attachment_id as number));
+      return deleteAttachment(engine, user, params.attachment_id);
     },
-  },
+  }),
 ];

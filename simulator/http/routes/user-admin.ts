@@ -1,13 +1,14 @@
 /** User administration (zerver/views/users.py): create, edit another user, reactivate. */
-import { commit } from '../../engine/core.ts';
 import type { ProfileDataChange } from '../../engine/custom-profile-fields.ts';
 import type { Role } from '../../engine/state.ts';
 import { ROLES, createUser, reactivateUser, updateUser } from '../../engine/user-admin.ts';
+import { withValue } from '../../engine/events.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 import { parseChanges } from './profile-fields.ts';
 
 export const userAdminRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/users',
     response: 'create-user',
@@ -20,13 +21,10 @@ export const userAdminRoutes: Route[] = [
       { name: 'full_name', type: 'string', required: true },
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        createUser(engine, user!, { email: params.email as string, password: params.password as string, fullName: params.full_name as string }),
-      );
+      return createUser(engine, user, { email: params.email, password: params.password, fullName: params.full_name });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/users/{user_id}',
     response: 'empty',
@@ -40,19 +38,15 @@ export const userAdminRoutes: Route[] = [
       { name: 'profile_data', type: 'json_array', validate: parseChanges },
     ],
     handler({ engine, user, params }) {
-      commit(
-        engine,
-        updateUser(engine, user!, {
-          userId: params.user_id as number,
-          fullName: params.full_name as string | undefined,
-          role: params.role as Role | undefined,
-          profileData: params.profile_data as ProfileDataChange[] | undefined,
-        }),
-      );
-      return {};
+      return withValue(updateUser(engine, user, {
+          userId: params.user_id,
+          fullName: params.full_name,
+          role: params.role,
+          profileData: params.profile_data,
+        }), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST',
     path: '/users/{user_id}/reactivate',
     response: 'empty',
@@ -60,7 +54,7 @@ export const userAdminRoutes: Route[] = [
     summary: 'reactivate a deactivated user or bot',
     params: [{ name: 'user_id', type: 'int', in: 'path', required: true }],
     handler({ engine, user, params }) {
-      return commit(engine, reactivateUser(engine, user!, params.user_id as number));
+      return reactivateUser(engine, user, params.user_id);
     },
-  },
+  }),
 ];

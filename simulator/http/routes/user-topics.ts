@@ -1,14 +1,14 @@
 /** Topic visibility: POST /user_topics, and the legacy muted_topics endpoint Python's `mute_topic` calls. */
-import { commit } from '../../engine/core.ts';
 import type { VisibilityPolicy } from '../../engine/state.ts';
 import { updateMutedTopic, updateUserTopic, VISIBILITY_POLICIES } from '../../engine/user-topics.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 /** Zulip's MAX_TOPIC_NAME_LENGTH, the StringConstraints of both views' `topic`. */
 const MAX_TOPIC_LENGTH = 60;
 
 export const userTopicRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/user_topics',
     response: 'empty',
@@ -20,17 +20,14 @@ export const userTopicRoutes: Route[] = [
       { name: 'visibility_policy', type: 'int', required: true, oneOf: VISIBILITY_POLICIES },
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        updateUserTopic(engine, user!, {
-          streamId: params.stream_id as number,
-          topic: params.topic as string,
-          visibilityPolicy: params.visibility_policy as VisibilityPolicy,
-        }),
-      );
+      return updateUserTopic(engine, user, {
+          streamId: params.stream_id,
+          topic: params.topic,
+          visibilityPolicy: params.visibility_policy,
+        });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH',
     path: '/users/me/subscriptions/muted_topics',
     response: 'empty',
@@ -44,15 +41,12 @@ export const userTopicRoutes: Route[] = [
       { name: 'stream_id', type: 'int' },
     ],
     handler({ engine, user, params }) {
-      return commit(
-        engine,
-        updateMutedTopic(engine, user!, {
-          op: params.op as 'add' | 'remove',
-          topic: params.topic as string,
-          streamName: params.stream as string | undefined,
-          streamId: params.stream_id as number | undefined,
-        }),
-      );
+      return updateMutedTopic(engine, user, {
+          op: params.op,
+          topic: params.topic,
+          streamName: params.stream,
+          streamId: params.stream_id,
+        });
     },
-  },
+  }),
 ];

@@ -1,5 +1,4 @@
 /** User endpoints (zerver/views/users.py, zerver/lib/users.py). */
-import { commit } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import {
   DEACTIVATION_ACTIONS,
@@ -14,28 +13,29 @@ import {
 } from '../../engine/users.ts';
 import { userJsonMembers } from '../../engine/user-json.ts';
 import { SerializedFields } from '../envelope.ts';
+import { withValue } from '../../engine/events.ts';
+import { defineRoute, paramList } from '../define-route.ts';
 import type { ParamSpec, ResponseOf, Route } from '../route.ts';
 
-const userIdInPath: ParamSpec = { name: 'user_id', type: 'int', in: 'path', required: true };
-const formatParams: ParamSpec[] = [
+const userIdInPath = { name: 'user_id', type: 'int', in: 'path', required: true } as const;
+const formatParams = paramList([
   { name: 'client_gravatar', type: 'bool', default: true },
   { name: 'include_custom_profile_fields', type: 'bool', default: false },
-];
+]);
 
-function parseActions(value: unknown, name: string): Partial<Record<DeactivationAction, boolean>> {
+function parseActions(value: Record<string, unknown>, name: string): Partial<Record<DeactivationAction, boolean>> {
   const out: Partial<Record<DeactivationAction, boolean>> = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    if (!(DEACTIVATION_ACTIONS as readonly string[]).includes(key)) {
-      throw ChatError.badRequest(`Argument "${key}" at ${name} is unexpected`);
-    }
+  for (const [key, v] of Object.entries(value)) {
+    const action = DEACTIVATION_ACTIONS.find((a) => a === key);
+    if (action === undefined) throw ChatError.badRequest(`Argument "${key}" at ${name} is unexpected`);
     if (typeof v !== 'boolean') throw ChatError.badRequest(`${name}["${key}"] is not a boolean`);
-    out[key as DeactivationAction] = v;
+    out[action] = v;
   }
   return out;
 }
 
 export const userRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/users',
     response: 'get-users',
@@ -47,14 +47,14 @@ export const userRoutes: Route[] = [
       if (!user && !engine.state.realm.allow_unauthenticated_user_list) throw ChatError.unauthorized();
       return {
         members: listUsers(engine, user, {
-          clientGravatar: params.client_gravatar as boolean,
-          includeCustomProfileFields: params.include_custom_profile_fields as boolean,
-          userIds: params.user_ids as number[] | undefined,
+          clientGravatar: params.client_gravatar,
+          includeCustomProfileFields: params.include_custom_profile_fields,
+          userIds: params.user_ids,
         }),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/me',
     response: 'get-own-user',
@@ -62,7 +62,7 @@ export const userRoutes: Route[] = [
     summary: 'your own user, fields at the top level',
     params: [],
     handler({ engine, user }) {
-      const me = user!;
+      const me = user;
       const ids = engine.state.messages.byUser.get(me.id);
       // Deprecated: the highest message id the user received, or -1.
       const maxMessageId = ids && ids.length > 0 ? ids[ids.length - 1]! : -1;
@@ -70,8 +70,8 @@ export const userRoutes: Route[] = [
       const members = userJsonMembers(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot });
       return new SerializedFields<ResponseOf<'get-own-user'>>(`${members},"max_message_id":${maxMessageId}`);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/users/me',
     response: 'empty',
@@ -80,11 +80,10 @@ export const userRoutes: Route[] = [
     summary: 'deactivate your own account',
     params: [],
     handler({ engine, user }) {
-      commit(engine, deactivateSelf(engine, user!));
-      return {};
+      return withValue(deactivateSelf(engine, user), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/{user_id}',
     response: 'get-user',
@@ -92,16 +91,16 @@ export const userRoutes: Route[] = [
     summary: 'one user by id',
     params: [userIdInPath, ...formatParams],
     handler({ engine, user, params }) {
-      const target = accessUserById(engine, params.user_id as number);
+      const target = accessUserById(engine, params.user_id);
       return {
         user: formatUser(engine, user, target, {
-          clientGravatar: params.client_gravatar as boolean,
-          includeCustomProfileFields: params.include_custom_profile_fields as boolean,
+          clientGravatar: params.client_gravatar,
+          includeCustomProfileFields: params.include_custom_profile_fields,
         }),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/users/{email}',
     response: 'get-user',
@@ -109,16 +108,16 @@ export const userRoutes: Route[] = [
     summary: 'one user by email (fake API address, or the real one when visible)',
     params: [{ name: 'email', type: 'string', in: 'path', required: true }, ...formatParams],
     handler({ engine, user, params }) {
-      const target = accessUserByEmail(engine, user!, params.email as string);
+      const target = accessUserByEmail(engine, user, params.email);
       return {
         user: formatUser(engine, user, target, {
-          clientGravatar: params.client_gravatar as boolean,
-          includeCustomProfileFields: params.include_custom_profile_fields as boolean,
+          clientGravatar: params.client_gravatar,
+          includeCustomProfileFields: params.include_custom_profile_fields,
         }),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/users/{user_id}',
     response: 'empty',
@@ -134,22 +133,18 @@ export const userRoutes: Route[] = [
         name: 'deactivation_notification_comment',
         type: 'string',
         maxLength: 2000,
-        validate: (v) => (v as string).trim(),
+        validate: (v: string) => v.trim(),
       },
     ],
     handler({ engine, user, params }) {
-      commit(
-        engine,
-        deactivateUser(engine, user!, {
-          userId: params.user_id as number,
-          actions: params.actions as Partial<Record<DeactivationAction, boolean>>,
-          notificationComment: (params.deactivation_notification_comment as string | undefined) ?? null,
-        }),
-      );
-      return {};
+      return withValue(deactivateUser(engine, user, {
+          userId: params.user_id,
+          actions: params.actions,
+          notificationComment: (params.deactivation_notification_comment) ?? null,
+        }), {});
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/bots/{bot_id}',
     response: 'empty',
@@ -158,8 +153,7 @@ export const userRoutes: Route[] = [
     summary: 'deactivate a bot',
     params: [{ name: 'bot_id', type: 'int', in: 'path', required: true }],
     handler({ engine, user, params }) {
-      commit(engine, deactivateBot(engine, user!, params.bot_id as number));
-      return {};
+      return withValue(deactivateBot(engine, user, params.bot_id), {});
     },
-  },
+  }),
 ];
