@@ -63,18 +63,18 @@ export const channelAdminRoutes: Route[] = [
         if (value !== undefined) groups[key] = value;
       }
       return updateStream(engine, user, params.stream_id, {
-          description: params.description,
-          is_private: params.is_private,
-          is_default_stream: params.is_default_stream,
-          history_public_to_subscribers: params.history_public_to_subscribers,
-          is_web_public: params.is_web_public,
-          new_name: params.new_name,
-          message_retention_days: params.message_retention_days,
-          is_archived: params.is_archived,
-          topics_policy: params.topics_policy,
-          folder_id: params.folder_id,
-          groups,
-        });
+        description: params.description,
+        is_private: params.is_private,
+        is_default_stream: params.is_default_stream,
+        history_public_to_subscribers: params.history_public_to_subscribers,
+        is_web_public: params.is_web_public,
+        new_name: params.new_name,
+        message_retention_days: params.message_retention_days,
+        is_archived: params.is_archived,
+        topics_policy: params.topics_policy,
+        folder_id: params.folder_id,
+        groups,
+      });
     },
   }),
   defineRoute({

@@ -60,12 +60,12 @@ export const groupRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return createUserGroup(engine, user, {
-          name: params.name,
-          description: params.description,
-          members: params.members,
-          subgroups: params.subgroups ?? [],
-          settings: settingsOf<GroupSettingValue>(params),
-        });
+        name: params.name,
+        description: params.description,
+        members: params.members,
+        subgroups: params.subgroups ?? [],
+        settings: settingsOf<GroupSettingValue>(params),
+      });
     },
   }),
   defineRoute({
@@ -94,11 +94,11 @@ export const groupRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return withValue(updateUserGroup(engine, user, params.user_group_id, {
-          name: params.name,
-          description: params.description,
-          deactivated: params.deactivated,
-          settings: settingsOf<GroupSettingChange>(params),
-        }), {});
+        name: params.name,
+        description: params.description,
+        deactivated: params.deactivated,
+        settings: settingsOf<GroupSettingChange>(params),
+      }), {});
     },
   }),
   defineRoute({

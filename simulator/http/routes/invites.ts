@@ -45,13 +45,13 @@ export const inviteRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return createMultiuseInvite(engine, user, {
-          invite_as: params.invite_as,
-          invite_expires_in_minutes: params.invite_expires_in_minutes,
-          stream_ids: params.stream_ids,
-          group_ids: params.group_ids,
-          include_realm_default_subscriptions: params.include_realm_default_subscriptions,
-          welcome_message_custom_text: (params.welcome_message_custom_text) ?? null,
-        });
+        invite_as: params.invite_as,
+        invite_expires_in_minutes: params.invite_expires_in_minutes,
+        stream_ids: params.stream_ids,
+        group_ids: params.group_ids,
+        include_realm_default_subscriptions: params.include_realm_default_subscriptions,
+        welcome_message_custom_text: (params.welcome_message_custom_text) ?? null,
+      });
     },
   }),
   defineRoute({

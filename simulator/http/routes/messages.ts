@@ -161,10 +161,10 @@ export const messageRoutes: Route[] = [
     handler(ctx) {
       const p = ctx.params;
       return withValue(addReaction(ctx.engine, ctx.user, p.message_id, {
-          emojiName: p.emoji_name,
-          emojiCode: p.emoji_code,
-          reactionType: p.reaction_type,
-        }), {});
+        emojiName: p.emoji_name,
+        emojiCode: p.emoji_code,
+        reactionType: p.reaction_type,
+      }), {});
     },
   }),
   defineRoute({
@@ -177,10 +177,10 @@ export const messageRoutes: Route[] = [
     handler(ctx) {
       const p = ctx.params;
       return withValue(removeReaction(ctx.engine, ctx.user, p.message_id, {
-          emojiName: p.emoji_name,
-          emojiCode: p.emoji_code,
-          reactionType: p.reaction_type,
-        }), {});
+        emojiName: p.emoji_name,
+        emojiCode: p.emoji_code,
+        reactionType: p.reaction_type,
+      }), {});
     },
   }),
 ];

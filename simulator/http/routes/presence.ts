@@ -24,13 +24,13 @@ export const presenceRoutes: Route[] = [
     handler(ctx) {
       const p = ctx.params;
       return reportPresence(ctx.engine, ctx.user, {
-          status: p.status,
-          pingOnly: p.ping_only,
-          newUserInput: p.new_user_input,
-          slimPresence: p.slim_presence,
-          lastUpdateId: p.last_update_id,
-          historyLimitDays: p.history_limit_days,
-        });
+        status: p.status,
+        pingOnly: p.ping_only,
+        newUserInput: p.new_user_input,
+        slimPresence: p.slim_presence,
+        lastUpdateId: p.last_update_id,
+        historyLimitDays: p.history_limit_days,
+      });
     },
   }),
   defineRoute({

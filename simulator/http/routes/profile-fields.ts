@@ -110,14 +110,14 @@ export const profileFieldRoutes: Route[] = [
     ],
     handler({ engine, params }) {
       return createCustomProfileField(engine, {
-          name: params.name,
-          hint: params.hint,
-          field_type: params.field_type,
-          field_data: params.field_data,
-          display_in_profile_summary: params.display_in_profile_summary,
-          required: params.required,
-          editable_by_user: params.editable_by_user,
-        });
+        name: params.name,
+        hint: params.hint,
+        field_type: params.field_type,
+        field_data: params.field_data,
+        display_in_profile_summary: params.display_in_profile_summary,
+        required: params.required,
+        editable_by_user: params.editable_by_user,
+      });
     },
   }),
   defineRoute({
@@ -148,13 +148,13 @@ export const profileFieldRoutes: Route[] = [
     ],
     handler({ engine, params }) {
       return updateCustomProfileField(engine, params.field_id, {
-          name: params.name,
-          hint: params.hint,
-          field_data: params.field_data,
-          display_in_profile_summary: params.display_in_profile_summary,
-          required: params.required,
-          editable_by_user: params.editable_by_user,
-        });
+        name: params.name,
+        hint: params.hint,
+        field_data: params.field_data,
+        display_in_profile_summary: params.display_in_profile_summary,
+        required: params.required,
+        editable_by_user: params.editable_by_user,
+      });
     },
   }),
   defineRoute({

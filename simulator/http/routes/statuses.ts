@@ -32,12 +32,12 @@ export const statusRoutes: Route[] = [
     params: [{ name: 'away', type: 'bool' }, emojiCode, emojiName, reactionType, statusText],
     handler({ engine, user, params }) {
       return withValue(updateOwnStatus(engine, user, {
-          away: params.away,
-          statusText: params.status_text,
-          emojiName: params.emoji_name,
-          emojiCode: params.emoji_code,
-          reactionType: params.reaction_type,
-        }), {});
+        away: params.away,
+        statusText: params.status_text,
+        emojiName: params.emoji_name,
+        emojiCode: params.emoji_code,
+        reactionType: params.reaction_type,
+      }), {});
     },
   }),
   defineRoute({
@@ -51,11 +51,11 @@ export const statusRoutes: Route[] = [
     params: [userIdInPath, statusText, emojiName, emojiCode, reactionType],
     handler({ engine, user, params }) {
       return withValue(updateStatusOf(engine, user, params.user_id, {
-          statusText: params.status_text,
-          emojiName: params.emoji_name,
-          emojiCode: params.emoji_code,
-          reactionType: params.reaction_type,
-        }), {});
+        statusText: params.status_text,
+        emojiName: params.emoji_name,
+        emojiCode: params.emoji_code,
+        reactionType: params.reaction_type,
+      }), {});
     },
   }),
   defineRoute({

@@ -30,12 +30,12 @@ export const typingRoutes: Route[] = [
     handler(ctx) {
       const p = ctx.params;
       return sendTypingNotification(ctx.engine, ctx.user, {
-          type: p.type,
-          op: p.op,
-          to: p.to,
-          streamId: p.stream_id,
-          topic: p.topic,
-        });
+        type: p.type,
+        op: p.op,
+        to: p.to,
+        streamId: p.stream_id,
+        topic: p.topic,
+      });
     },
   }),
 ];

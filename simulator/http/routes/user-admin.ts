@@ -39,11 +39,11 @@ export const userAdminRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return withValue(updateUser(engine, user, {
-          userId: params.user_id,
-          fullName: params.full_name,
-          role: params.role,
-          profileData: params.profile_data,
-        }), {});
+        userId: params.user_id,
+        fullName: params.full_name,
+        role: params.role,
+        profileData: params.profile_data,
+      }), {});
     },
   }),
   defineRoute({

@@ -21,10 +21,10 @@ export const userTopicRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return updateUserTopic(engine, user, {
-          streamId: params.stream_id,
-          topic: params.topic,
-          visibilityPolicy: params.visibility_policy,
-        });
+        streamId: params.stream_id,
+        topic: params.topic,
+        visibilityPolicy: params.visibility_policy,
+      });
     },
   }),
   defineRoute({
@@ -42,11 +42,11 @@ export const userTopicRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return updateMutedTopic(engine, user, {
-          op: params.op,
-          topic: params.topic,
-          streamName: params.stream,
-          streamId: params.stream_id,
-        });
+        op: params.op,
+        topic: params.topic,
+        streamName: params.stream,
+        streamId: params.stream_id,
+      });
     },
   }),
 ];

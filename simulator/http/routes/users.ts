@@ -138,10 +138,10 @@ export const userRoutes: Route[] = [
     ],
     handler({ engine, user, params }) {
       return withValue(deactivateUser(engine, user, {
-          userId: params.user_id,
-          actions: params.actions,
-          notificationComment: (params.deactivation_notification_comment) ?? null,
-        }), {});
+        userId: params.user_id,
+        actions: params.actions,
+        notificationComment: (params.deactivation_notification_comment) ?? null,
+      }), {});
     },
   }),
   defineRoute({
