@@ -2,11 +2,10 @@
 import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots.ts';
 import { isValidUrl } from '../../engine/custom-profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
-import type { Role } from '../../engine/state.ts';
 import { ROLES } from '../../engine/user-admin.ts';
 import { stringValues } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route, UploadedFile } from '../route.ts';
+import type { Route, UploadedFile } from '../route.ts';
 
 /** check_url on a JSON-encoded string (Zulip reads these two as Json[str]). */
 function jsonUrl(value: unknown, name: string): string {

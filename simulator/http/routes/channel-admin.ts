@@ -9,7 +9,7 @@ import { deleteTopic, streamTopics } from '../../engine/topics.ts';
 import { accessUser } from '../../engine/users.ts';
 import { boolParam } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 const streamIdInPath = { name: 'stream_id', type: 'int', in: 'path', required: true } as const;
 const bool = boolParam;

@@ -1,7 +1,7 @@
 /** Channel and subscription endpoints (zerver/views/streams.py, zerver/lib/streams.py). */
 import { isHexColor, type ChannelSettings } from '../../engine/channel-settings.ts';
 import { streamEmailAddress } from '../../engine/channel-email.ts';
-import { getStreams, streamIdByName, type GetStreamsParams } from '../../engine/channels.ts';
+import { getStreams, streamIdByName } from '../../engine/channels.ts';
 import {
   createChannel,
   listSubscriptions,
@@ -15,11 +15,11 @@ import {
 } from '../../engine/subscriptions.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { parseGroupSettingValue } from '../../engine/groups.ts';
-import { CHANNEL_GROUP_SETTINGS, type GroupSettingValue, type TopicsPolicy } from '../../engine/state.ts';
+import { CHANNEL_GROUP_SETTINGS, type TopicsPolicy } from '../../engine/state.ts';
 import { combineOutcomes, mapOutcome, withValue } from '../../engine/events.ts';
 import { boolParam, codePointLength, isObject } from '../checks.ts';
 import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 const bool = boolParam;
 

@@ -3,7 +3,7 @@ import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDraft
 import { ChatError } from '../../engine/errors.ts';
 import { isObject } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 const DRAFT_TYPES: readonly string[] = ['', 'stream', 'private'];
 const DRAFT_KEYS: readonly string[] = ['type', 'to', 'topic', 'content', 'timestamp'];

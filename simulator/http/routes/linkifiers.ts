@@ -1,7 +1,7 @@
 /** Realm linkifiers: the list, and their administration (zerver/views/realm_linkifiers.py). */
 import { addLinkifier, linkifiersForApi, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../engine/linkifier-admin.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 const filterId = { name: 'filter_id', type: 'int', in: 'path', required: true } as const;
 const pattern = { name: 'pattern', type: 'string', required: true } as const;

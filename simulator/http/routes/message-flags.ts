@@ -3,7 +3,7 @@
 import { mapOutcome } from '../../engine/events.ts';
 import { parseAnchor } from '../../engine/messages/fetch.ts';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from '../../engine/messages/flags.ts';
-import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
+import { parseNarrow } from '../../engine/narrow/parse.ts';
 import { nonNegative } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

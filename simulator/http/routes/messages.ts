@@ -1,16 +1,15 @@
 // Message endpoints: sending, fetching (with narrows), single fetch, matches_narrow, reactions.
 // Parameters are declared here and decoded by the dispatcher; handlers only call the engine.
-import { ChatError } from '../../engine/errors.ts';
 import { getMessagesJson, getSingleMessage, matchesNarrow } from '../../engine/messages/fetch.ts';
 import { previewRendering } from '../../engine/messages/preview.ts';
 import { addReaction, removeReaction } from '../../engine/messages/reactions.ts';
 import { clientName, sendMessage } from '../../engine/messages/send.ts';
-import { parseNarrow, type NarrowTerm } from '../../engine/narrow/parse.ts';
+import { parseNarrow } from '../../engine/narrow/parse.ts';
 import { SerializedFields } from '../envelope.ts';
 import { mapOutcome, withValue } from '../../engine/events.ts';
 import { nonNegative, nonNegativeList } from '../checks.ts';
 import { defineRoute, paramList } from '../define-route.ts';
-import type { ParamSpec, Route, RouteContext } from '../route.ts';
+import type { Route } from '../route.ts';
 import type { GetMessagesResponse } from '../../../types/chat/responses/get-messages.ts';
 
 /** Zulip's settings.MAX_MESSAGE_LENGTH: the longest content POST /messages/render accepts. */

@@ -1,5 +1,4 @@
 /** Presence (zerver/views/presence.py, zerver/lib/presence.py): report one's own, read the realm's, read one user's. */
-import { ChatError } from '../../engine/errors.ts';
 import { realmPresence, reportPresence, userPresence } from '../../engine/presence.ts';
 import { intOrNull } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';

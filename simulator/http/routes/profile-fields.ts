@@ -16,7 +16,7 @@ import { ChatError } from '../../engine/errors.ts';
 import { withValue } from '../../engine/events.ts';
 import { isObject } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 

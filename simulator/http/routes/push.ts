@@ -3,7 +3,7 @@ import { PUSH_TOKEN_KINDS, registerClientDevice, registerPushDevice, removeClien
 import { ChatError } from '../../engine/errors.ts';
 import { addPushToken, removePushToken, sendE2eeTestNotification } from '../../engine/push.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 /** Zulip's ApnsAppId: a bundle id such as `org.zulip.Zulip`. */
 function checkAppId(value: string, name: string): string {

@@ -1,10 +1,10 @@
 /** Code playgrounds: POST /realm/playgrounds (add-code-playground), DELETE /realm/playgrounds/{playground_id} (remove-code-playground). */
-import { commit } from '../../engine/core.ts';
 import { addPlayground, checkPygmentsLanguage, removePlayground } from '../../engine/realm-playgrounds.ts';
+import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 export const realmPlaygroundRoutes: Route[] = [
-  {
+  defineRoute({
     method: 'POST',
     path: '/realm/playgrounds',
     response: 'add-code-playground',
@@ -16,26 +16,16 @@ export const realmPlaygroundRoutes: Route[] = [
       { name: 'url_template', type: 'string', required: true },
       { name: 'pygments_language', type: 'string', required: true, validate: checkPygmentsLanguage },
     ],
-    handler({ engine, params }) {
-      return commit(
-        engine,
-        addPlayground(engine, {
-          name: params.name as string,
-          url_template: params.url_template as string,
-          pygments_language: params.pygments_language as string,
-        }),
-      );
-    },
-  },
-  {
+    handler: ({ engine, params }) =>
+      addPlayground(engine, { name: params.name, url_template: params.url_template, pygments_language: params.pygments_language }),
+  }),
+  defineRoute({
     method: 'DELETE',
     path: '/realm/playgrounds/{playground_id}',
     response: 'empty',
     auth: 'admin',
     summary: 'remove a code playground',
     params: [{ name: 'playground_id', type: 'int', in: 'path', required: true }],
-    handler({ engine, params }) {
-      return commit(engine, removePlayground(engine, params.playground_id as number));
-    },
-  },
+    handler: ({ engine, params }) => removePlayground(engine, params.playground_id),
+  }),
 ];

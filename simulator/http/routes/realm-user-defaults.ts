@@ -1,7 +1,7 @@
 /** PATCH /realm/user_settings_defaults (update-realm-user-settings-defaults): one parameter per setting, typed and limited as PATCH /settings has them. */
-import { commit } from '../../engine/core.ts';
 import { REALM_DEFAULT_SETTINGS, updateRealmUserSettingsDefaults } from '../../engine/realm-user-defaults.ts';
 import type { SettingValue } from '../../engine/user-settings.ts';
+import { withValue } from '../../engine/events.ts';
 import type { Route } from '../route.ts';
 
 export const realmUserDefaultsRoutes: Route[] = [
@@ -15,8 +15,7 @@ export const realmUserDefaultsRoutes: Route[] = [
     handler({ engine, params }) {
       const changes: Record<string, SettingValue> = {};
       for (const spec of REALM_DEFAULT_SETTINGS) if (params[spec.name] !== undefined) changes[spec.name] = params[spec.name] as SettingValue;
-      commit(engine, updateRealmUserSettingsDefaults(engine, changes));
-      return {};
+      return withValue(updateRealmUserSettingsDefaults(engine, changes), {});
     },
   },
 ];

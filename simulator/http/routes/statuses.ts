@@ -4,7 +4,7 @@ import { MAX_STATUS_TEXT_LENGTH, getStatusOf, updateOwnStatus, updateStatusOf } 
 import { codePointLength } from '../../engine/text.ts';
 import { withValue } from '../../engine/events.ts';
 import { defineRoute } from '../define-route.ts';
-import type { ParamSpec, Route } from '../route.ts';
+import type { Route } from '../route.ts';
 
 /** Zulip strips the text first, then counts code points (StringConstraints(strip_whitespace, max_length=60)). */
 function trimmedStatusText(value: string, name: string): string {

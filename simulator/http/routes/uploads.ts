@@ -15,7 +15,7 @@ import {
 } from '../../engine/attachments.ts';
 import type { AttachmentRecord } from '../../engine/state.ts';
 import { defineRoute, paramList } from '../define-route.ts';
-import { RawReply, type ParamSpec, type Route, type UploadedFile } from '../route.ts';
+import { RawReply, type Route } from '../route.ts';
 
 const HTML = 'text/html; charset=utf-8';
 

@@ -1,6 +1,4 @@
 /** User administration (zerver/views/users.py): create, edit another user, reactivate. */
-import type { ProfileDataChange } from '../../engine/custom-profile-fields.ts';
-import type { Role } from '../../engine/state.ts';
 import { ROLES, createUser, reactivateUser, updateUser } from '../../engine/user-admin.ts';
 import { withValue } from '../../engine/events.ts';
 import { defineRoute } from '../define-route.ts';

@@ -15,7 +15,7 @@ import { userJsonMembers } from '../../engine/user-json.ts';
 import { SerializedFields } from '../envelope.ts';
 import { withValue } from '../../engine/events.ts';
 import { defineRoute, paramList } from '../define-route.ts';
-import type { ParamSpec, ResponseOf, Route } from '../route.ts';
+import type { ResponseOf, Route } from '../route.ts';
 
 const userIdInPath = { name: 'user_id', type: 'int', in: 'path', required: true } as const;
 const formatParams = paramList([
