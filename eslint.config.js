@@ -5,8 +5,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // Generated (schemas → types/ and validators), built or installed: not linted.
-  { ignores: ['node_modules/', 'dist/', 'lib/', '.dist-*/', 'coverage/', '.bench/', 'types/', 'scripts/catalog/generated/'] },
+  // Generated (schemas → schemas/generated/types/ and validators), built or installed: not linted.
+  { ignores: ['node_modules/', 'dist/', 'lib/', '.dist-*/', 'coverage/', '.bench/', 'schemas/generated/types/', 'schemas/generated/catalog/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

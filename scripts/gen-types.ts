@@ -24,8 +24,8 @@ import { PROJECT_ROOT } from './cli/root.ts';
  * `/`, as scripts/run.mjs names its entries).
  */
 export const GENERATED = {
-  types: 'types',
-  validators: 'scripts/catalog/generated/validators.ts',
+  types: 'schemas/generated/types',
+  validators: 'schemas/generated/catalog/validators.ts',
 } as const;
 
 const USAGE = `Usage: npm run types [-- --check]

@@ -3,7 +3,7 @@
  * `request()` (the exact dispatch HTTP uses, without sockets), or `listen()` for real HTTP.
  */
 import { readFileSync } from 'node:fs';
-import type { Fixture } from '../types/chat/fixture.ts';
+import type { Fixture } from '../schemas/generated/types/chat/fixture.ts';
 import defaultFixture from './fixtures/dev-realm.json' with { type: 'json' };
 import { createClockControl, type SimulatorClock } from './clock-control.ts';
 import { steppingClock, type Clock } from './engine/deps.ts';
@@ -33,7 +33,7 @@ import { createWebhookDelivery, type WebhookDeliverer, type WebhookDeliveryOptio
 import type { WebhookFetch } from './delivery/webhook-post.ts';
 import { createLivePage } from './live/serve.ts';
 import { liveWatcher } from './live/watcher.ts';
-import type { Snapshot } from '../types/control/control.ts';
+import type { Snapshot } from '../schemas/generated/types/control/control.ts';
 
 export { FixtureError } from './engine/fixture.ts';
 export type { Engine } from './engine/core.ts';
@@ -54,7 +54,7 @@ export type {
   Outbox,
   PushServiceState,
   Snapshot,
-} from '../types/control/control.ts';
+} from '../schemas/generated/types/control/control.ts';
 export type { WebhookDeliveryOptions } from './delivery/webhook-delivery.ts';
 export type { WebhookFetch } from './delivery/webhook-post.ts';
 export { ZULIP_RATE_LIMITING_RULES, type RateLimitConfig, type RateLimitRule, type RateLimitRules } from './http/rate-limit.ts';

@@ -2,9 +2,9 @@
  * Stage 5 (pure): the catalog → every output file, keyed by its path under dist/. JSON files
  * carry the name of the schema they must satisfy; the next stage checks them all.
  */
-import type { Bundle } from '../../types/catalog/bundle.ts';
-import type { Index } from '../../types/catalog/index.ts';
-import type { Status } from '../../types/catalog/status.ts';
+import type { Bundle } from '../../schemas/generated/types/catalog/bundle.ts';
+import type { Index } from '../../schemas/generated/types/catalog/index.ts';
+import type { Status } from '../../schemas/generated/types/catalog/status.ts';
 import { llmsFullTxt, llmsTxt, robotsTxt, sitemapXml, type SitemapEntry } from './agent-files.ts';
 import { detailFile } from './collections.ts';
 import { BUNDLED, ENDPOINTS } from './endpoints.ts';

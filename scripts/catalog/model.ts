@@ -8,7 +8,7 @@ import { cmp } from './issues.ts';
 import { docSitePath } from './link-check.ts';
 import { apiUrl, markdownUrl, pageUrl, type Site } from './site.ts';
 import type { AreaDoc, CollectionDoc, Doc, InsightDoc, OrganizationDoc, PageDoc, SectorDoc, ServiceDoc } from './validate.ts';
-import type { ResourceLink } from '../../types/catalog/defs.ts';
+import type { ResourceLink } from '../../schemas/generated/types/catalog/defs.ts';
 
 
 export interface Catalog {

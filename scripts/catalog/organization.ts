@@ -2,7 +2,7 @@
  * organization.json, with the same facts as schema.org JSON-LD embedded under `json_ld` (one
  * file to fetch; index.json says where it is).
  */
-import type { Organization } from '../../types/catalog/organization.ts';
+import type { Organization } from '../../schemas/generated/types/catalog/organization.ts';
 import { addressesOf, sourceOf, type Catalog } from './model.ts';
 import { apiUrl, pageUrl } from './site.ts';
 

@@ -3,16 +3,16 @@
  * order here is the order in the JSON files, fixed, so output bytes never depend on input order.
  */
 import { createHash } from 'node:crypto';
-import type { Area } from '../../types/catalog/area.ts';
-import type { PageFaq, ResourceLink, TitledItem } from '../../types/catalog/defs.ts';
-import type { Faq } from '../../types/catalog/faq.ts';
-import type { Insight } from '../../types/catalog/insight.ts';
-import type { InsightSummary } from '../../types/catalog/insight-summary.ts';
-import type { Page } from '../../types/catalog/page.ts';
-import type { Sector } from '../../types/catalog/sector.ts';
-import type { SectorSummary } from '../../types/catalog/sector-summary.ts';
-import type { Service } from '../../types/catalog/service.ts';
-import type { ServiceSummary } from '../../types/catalog/service-summary.ts';
+import type { Area } from '../../schemas/generated/types/catalog/area.ts';
+import type { PageFaq, ResourceLink, TitledItem } from '../../schemas/generated/types/catalog/defs.ts';
+import type { Faq } from '../../schemas/generated/types/catalog/faq.ts';
+import type { Insight } from '../../schemas/generated/types/catalog/insight.ts';
+import type { InsightSummary } from '../../schemas/generated/types/catalog/insight-summary.ts';
+import type { Page } from '../../schemas/generated/types/catalog/page.ts';
+import type { Sector } from '../../schemas/generated/types/catalog/sector.ts';
+import type { SectorSummary } from '../../schemas/generated/types/catalog/sector-summary.ts';
+import type { Service } from '../../schemas/generated/types/catalog/service.ts';
+import type { ServiceSummary } from '../../schemas/generated/types/catalog/service-summary.ts';
 import { docMemo } from './doc-memo.ts';
 import { addressesOf, sourceOf, type Catalog } from './model.ts';
 import { apiUrl } from './site.ts';

@@ -2,10 +2,10 @@
  * The JSON Schemas of schemas/catalog/ and their validators. Front matter and emitted files are
  * both checked against these same files, and the TypeScript types are generated from them.
  * The validators are ajv's, compiled ahead of time by `npm run types` into
- * generated/validators.ts (compiling them at every start was about 0.3 s of each build).
+ * schemas/generated/catalog/validators.ts (compiling them at every start was about 0.3 s of each build).
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { validators } from './generated/validators.ts';
+import { validators } from '../../schemas/generated/catalog/validators.ts';
 import { readSchemaFiles, SCHEMA_DIR, type JsonSchema } from './schema-files.ts';
 
 export { SCHEMA_DIR, type JsonSchema };

@@ -9,9 +9,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import type { Error400 } from '../../types/catalog/error-400.ts';
-import type { Error404 } from '../../types/catalog/error-404.ts';
-import type { Error405 } from '../../types/catalog/error-405.ts';
+import type { Error400 } from '../../schemas/generated/types/catalog/error-400.ts';
+import type { Error404 } from '../../schemas/generated/types/catalog/error-404.ts';
+import type { Error405 } from '../../schemas/generated/types/catalog/error-405.ts';
 import { API_METHODS, JSON_TYPE, headerMatcher, parseHeadersFile } from './headers.ts';
 import { chooseEncoding } from './http/accept-encoding.ts';
 import { createFileStore, type Representation, type StoredFile } from './http/file-store.ts';

@@ -2,12 +2,12 @@
  * Stage 3 (pure): check each document's front matter against its content schema and turn ajv's
  * errors into issues an editor can act on: the file, the field, what is wrong.
  */
-import type { AreaFrontMatter } from '../../types/catalog/frontmatter-area.ts';
-import type { InsightFrontMatter } from '../../types/catalog/frontmatter-insight.ts';
-import type { OrganizationFrontMatter } from '../../types/catalog/frontmatter-organization.ts';
-import type { PageFrontMatter } from '../../types/catalog/frontmatter-page.ts';
-import type { SectorFrontMatter } from '../../types/catalog/frontmatter-sector.ts';
-import type { ServiceFrontMatter } from '../../types/catalog/frontmatter-service.ts';
+import type { AreaFrontMatter } from '../../schemas/generated/types/catalog/frontmatter-area.ts';
+import type { InsightFrontMatter } from '../../schemas/generated/types/catalog/frontmatter-insight.ts';
+import type { OrganizationFrontMatter } from '../../schemas/generated/types/catalog/frontmatter-organization.ts';
+import type { PageFrontMatter } from '../../schemas/generated/types/catalog/frontmatter-page.ts';
+import type { SectorFrontMatter } from '../../schemas/generated/types/catalog/frontmatter-sector.ts';
+import type { ServiceFrontMatter } from '../../schemas/generated/types/catalog/frontmatter-service.ts';
 import { ORGANIZATION_SCHEMA, collectionOf } from './collections.ts';
 import { issue, type Issue } from './issues.ts';
 import type { ParsedDoc } from './parse.ts';

@@ -1,5 +1,5 @@
 /**
- * schemas/catalog → the source of scripts/catalog/generated/validators.ts: every schema (and
+ * schemas/catalog → the source of schemas/generated/catalog/validators.ts: every schema (and
  * every list's envelope, envelopes.ts) compiled by ajv ahead of time with its standalone code
  * generation. Compiling the schemas at start was about a third of a second of every build; the
  * generated module loads in milliseconds and validates with the very same code, so the errors

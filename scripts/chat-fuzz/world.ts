@@ -17,7 +17,7 @@ import { createDispatcher, type Handle, type RawRequest, type RawResponse } from
 import { listenHttp, type Listening } from '../../simulator/http/node.ts';
 import type { Route } from '../../simulator/http/route.ts';
 import type { UserRecord } from '../../simulator/engine/state.ts';
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 
 /**
  * Who sends a request: one user of each role and kind, someone deactivated, and callers with

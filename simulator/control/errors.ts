@@ -2,7 +2,7 @@
  * The control API's refusals: a code of its own (schemas/control: ControlError), an HTTP status and
  * a message that says what is wrong. In-process, the same errors are thrown.
  */
-import type { ControlError as ControlErrorBody } from '../../types/control/control.ts';
+import type { ControlError as ControlErrorBody } from '../../schemas/generated/types/control/control.ts';
 import type { RawResponse } from '../http/envelope.ts';
 
 export type ControlErrorCode = ControlErrorBody['code'];

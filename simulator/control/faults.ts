@@ -5,7 +5,7 @@
  * user, as Zulip's rate limiter does), before its parameters are decoded; the engine never sees
  * a request a fault answered.
  */
-import type { Fault, FaultRequest, InjectedError } from '../../types/control/control.ts';
+import type { Fault, FaultRequest, InjectedError } from '../../schemas/generated/types/control/control.ts';
 import { ChatError, type ErrorCode } from '../engine/errors.ts';
 import type { RoutedCall } from '../http/dispatch.ts';
 import { errorResponse, type RawResponse } from '../http/envelope.ts';

@@ -4,7 +4,7 @@
  * Bounded by entries (the oldest go first) and by body bytes: past the byte budget the oldest entries
  * keep everything but their bodies, which they say were dropped. Each body is kept up to 1 MiB.
  */
-import type { JournalEntry, RecordedBody } from '../../types/control/control.ts';
+import type { JournalEntry, RecordedBody } from '../../schemas/generated/types/control/control.ts';
 import type { RawRequest, RequestTrace } from '../http/dispatch.ts';
 import type { RawResponse } from '../http/envelope.ts';
 import type { Route } from '../http/route.ts';

@@ -7,7 +7,7 @@
  * It also counts the control API's own changes (reset, restore, the clock, faults, rate limits),
  * which are not journaled, and wakes its readers for them too.
  */
-import type { JournalEntry } from '../../types/control/control.ts';
+import type { JournalEntry } from '../../schemas/generated/types/control/control.ts';
 
 /** Completions remembered: as many as the journal keeps entries by default. */
 const REMEMBERED = 1_000;

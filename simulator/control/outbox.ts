@@ -4,7 +4,7 @@
  * message store) and the requests outgoing-webhook bots get (state.outgoingWebhooks), with how
  * each was delivered when the simulator delivers them.
  */
-import type { NotificationBotMessage, Outbox, OutgoingWebhook, WebhookDelivery } from '../../types/control/control.ts';
+import type { NotificationBotMessage, Outbox, OutgoingWebhook, WebhookDelivery } from '../../schemas/generated/types/control/control.ts';
 import { notificationBot, type Engine } from '../engine/core.ts';
 import type { OutgoingWebhookRecord } from '../engine/state.ts';
 

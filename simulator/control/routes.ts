@@ -4,7 +4,7 @@
  * cannot disagree) and a handler calling the simulator's in-process controls, so that HTTP and
  * in-process are one implementation.
  */
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import type {
   ClockAdvanceRequest,
   ClockRealTimeRequest,
@@ -21,7 +21,7 @@ import type {
   RateLimitRequest,
   RateLimitState,
   Snapshot,
-} from '../../types/control/control.ts';
+} from '../../schemas/generated/types/control/control.ts';
 import type { SimulatorClock } from '../clock-control.ts';
 import type { PushServiceFailure } from '../engine/state.ts';
 import { ControlError } from './errors.ts';

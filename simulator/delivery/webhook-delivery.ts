@@ -13,7 +13,7 @@
  * outcome is kept beside its record for the outbox. A reset or restore drops the queue and
  * aborts the request in flight; nothing it brings back is posted into the new state.
  */
-import type { WebhookDelivery } from '../../types/control/control.ts';
+import type { WebhookDelivery } from '../../schemas/generated/types/control/control.ts';
 import type { Engine } from '../engine/core.ts';
 import { clockNow } from '../engine/time.ts';
 import type { OutgoingWebhookTrigger } from '../engine/outgoing-webhooks.ts';

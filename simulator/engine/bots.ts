@@ -19,9 +19,9 @@ import { randomApiKey } from './deps.ts';
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { ROLE, type Role, type StreamRecord, type UserRecord } from './state.ts';
-import type { CreateBotResponse } from '../../types/chat/responses/create-bot.ts';
-import type { GetBotsResponse } from '../../types/chat/responses/get-bots.ts';
-import type { UpdateBotResponse } from '../../types/chat/responses/update-bot.ts';
+import type { CreateBotResponse } from '../../schemas/generated/types/chat/responses/create-bot.ts';
+import type { GetBotsResponse } from '../../schemas/generated/types/chat/responses/get-bots.ts';
+import type { UpdateBotResponse } from '../../schemas/generated/types/chat/responses/update-bot.ts';
 import { addAccount, changeFullName, changeUserRole, checkFullName, checkRoleChange, isValidEmail, notifyCreatedUser, userByDeliveryEmail } from './user-admin.ts';
 import { accessBotById, avatarChangeEvents } from './users.ts';
 

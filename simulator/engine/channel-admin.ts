@@ -8,7 +8,7 @@
  * a refusal late in the request leaves the earlier changes made. Here every check runs first and
  * a refused request changes nothing.
  */
-import type { Channel } from '../../types/chat/channel.ts';
+import type { Channel } from '../../schemas/generated/types/chat/channel.ts';
 import { accessChannelFolder } from './channel-folders.ts';
 import { accessStreamById, accessStreamForAdministering, metadataAudience } from './channel-access.ts';
 import {

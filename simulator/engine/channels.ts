@@ -14,8 +14,8 @@ import {
   subscribersOf,
   type Engine,
 } from './core.ts';
-import type { Channel } from '../../types/chat/channel.ts';
-import type { Subscription } from '../../types/chat/subscription.ts';
+import type { Channel } from '../../schemas/generated/types/chat/channel.ts';
+import type { Subscription } from '../../schemas/generated/types/chat/subscription.ts';
 import { ChatError } from './errors.ts';
 import { effect, type Effect } from './events.ts';
 import { countSentSince } from './messages/store.ts';

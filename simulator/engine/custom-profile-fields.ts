@@ -10,7 +10,7 @@ import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { renderMarkdown } from './markdown/index.ts';
 import { renderContext } from './render.ts';
 import type { CustomProfileField, UserRecord } from './state.ts';
-import type { CustomProfileField as ApiCustomProfileField } from '../../types/chat/custom-profile-field.ts';
+import type { CustomProfileField as ApiCustomProfileField } from '../../schemas/generated/types/chat/custom-profile-field.ts';
 import { codePointLength } from './text.ts';
 
 export const FIELD_TYPE = {

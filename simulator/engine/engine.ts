@@ -4,7 +4,7 @@
  * `subscriptions.ts`, `messages/…`) as `check*`/`do*` functions taking `(engine, actor, params)`
  * and returning an `Outcome`; the read helpers they share are in `core.ts`.
  */
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { createEngineCaches } from './caches.ts';
 import type { Engine } from './core.ts';
 import { fixedClock, resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';

@@ -7,7 +7,7 @@
  * exception classes) because the same code can mean 400, 401 or 403 depending on where it is
  * raised; an explicit `status` overrides the default.
  */
-import type { ErrorEnvelope } from '../../types/chat/envelope.ts';
+import type { ErrorEnvelope } from '../../schemas/generated/types/chat/envelope.ts';
 
 export const ERROR_CODES = {
   BAD_REQUEST: 400,

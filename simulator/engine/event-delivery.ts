@@ -7,7 +7,7 @@
  * The set of queues is made here, with its `publish`: core.ts's commit reaches delivery only
  * through it, so neither core.ts nor event-queue.ts (a queue's life) imports this file.
  */
-import type { Message } from '../../types/chat/message.ts';
+import type { Message } from '../../schemas/generated/types/chat/message.ts';
 import type { Engine } from './core.ts';
 import { seededRandom } from './deps.ts';
 import { withoutPronounsType, type CustomProfileFieldDict } from './custom-profile-fields.ts';

@@ -5,7 +5,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' };
-import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../types/chat/fixture.ts';
+import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../schemas/generated/types/chat/fixture.ts';
 import { storedContentType } from './attachments.ts';
 import { randomApiKey, type Deps } from './deps.ts';
 import { REALM_GROUP_SETTING_RULES } from './groups.ts';

@@ -10,8 +10,8 @@ import { activeUserIds, getUser, getUserByApiEmail, nowSeconds, type Engine } fr
 import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { nextId, type PresenceRecord, type UserRecord } from './state.ts';
-import type { ClientPresence, Legacy, Presence } from '../../types/chat/presence.ts';
-import type { GetUserPresenceResponse } from '../../types/chat/responses/get-user-presence.ts';
+import type { ClientPresence, Legacy, Presence } from '../../schemas/generated/types/chat/presence.ts';
+import type { GetUserPresenceResponse } from '../../schemas/generated/types/chat/responses/get-user-presence.ts';
 
 /** settings.OFFLINE_THRESHOLD_SECS: a user whose last sign of life is older shows as offline. */
 export const OFFLINE_THRESHOLD_SECS = 200;

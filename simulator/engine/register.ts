@@ -11,7 +11,7 @@ import { initialState } from './initial-state.ts';
 import { checkEventNarrow, type EventNarrowTerm } from './narrow/events.ts';
 import type { UserRecord } from './state.ts';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './server-version.ts';
-import type { RegisterQueueResponse } from '../../types/chat/responses/register-queue.ts';
+import type { RegisterQueueResponse } from '../../schemas/generated/types/chat/responses/register-queue.ts';
 
 export interface RegisterParams {
   /** null: the user's default (a bot's default_all_public_streams, false for everyone else). */

@@ -32,7 +32,7 @@ import {
 } from './channel-settings.ts';
 import { compareCodePoints, formatStream, formatSubscription, streamDeletionEvent } from './channels.ts';
 import { streamNotificationDefaults } from './user-settings.ts';
-import type { Subscription } from '../../types/chat/subscription.ts';
+import type { Subscription } from '../../schemas/generated/types/chat/subscription.ts';
 
 /**
  * get_streams_to_which_user_cannot_add_subscribers, for a channel the actor can already read:

@@ -10,7 +10,7 @@ import { ChatError } from './errors.ts';
 import { effect, outcome, type Effect, type Outcome } from './events.ts';
 import { presenceEnabledChanged } from './presence.ts';
 import type { UserRecord, UserStatusRecord } from './state.ts';
-import type { UserStatus } from '../../types/chat/user-status.ts';
+import type { UserStatus } from '../../schemas/generated/types/chat/user-status.ts';
 import { accessUser } from './users.ts';
 
 /** The most code points a status text may have (after trimming). */

@@ -21,7 +21,7 @@ import { deleteMessagesBySender } from './messages/delete.ts';
 import { creationRights } from './realm-state.ts';
 import { peerAudience } from './channel-settings.ts';
 import { ROLE, type UserRecord } from './state.ts';
-import type { User } from '../../types/chat/user.ts';
+import type { User } from '../../schemas/generated/types/chat/user.ts';
 
 export interface FormatUserOptions {
   clientGravatar: boolean;

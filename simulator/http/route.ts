@@ -8,7 +8,7 @@ import type { Engine } from '../engine/core.ts';
 import type { ChatError } from '../engine/errors.ts';
 import type { Outcome } from '../engine/events.ts';
 import type { UserRecord } from '../engine/state.ts';
-import type { ChatResponses } from '../../types/chat/responses/index.ts';
+import type { ChatResponses } from '../../schemas/generated/types/chat/responses/index.ts';
 import type { RawResponse, SerializedFields } from './envelope.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
@@ -134,7 +134,7 @@ export type RouteResult = Record<string, unknown>;
 /** The name of a success body's schema: schemas/chat/responses/<name>.schema.json. */
 export type ResponseName = keyof ChatResponses;
 
-/** The success fields a route naming that schema answers (types/chat/responses, generated). */
+/** The success fields a route naming that schema answers (schemas/generated/types/chat/responses, generated). */
 export type ResponseOf<K extends ResponseName> = ChatResponses[K];
 
 /**

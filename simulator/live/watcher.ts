@@ -4,7 +4,7 @@
  * The page authenticates to the chat API with this account's API key, so the answer is a secret:
  * only the control API hands it out, under the control API's access rule (loopback clients).
  */
-import type { LiveWatcher } from '../../types/control/control.ts';
+import type { LiveWatcher } from '../../schemas/generated/types/control/control.ts';
 import { getUserByEmail, type Engine } from '../engine/core.ts';
 import type { UserRecord } from '../engine/state.ts';
 import { ControlError } from '../control/errors.ts';

@@ -10,7 +10,7 @@ import fg from 'fast-glob';
 import { describe, expect, it } from 'vitest';
 
 const schemasDir = fileURLToPath(new URL('../../schemas/', import.meta.url));
-const typesDir = fileURLToPath(new URL('../../types/', import.meta.url));
+const typesDir = fileURLToPath(new URL('../../schemas/generated/types/', import.meta.url));
 
 /** Every `$ref` of a schema file that names another file: [schema, the referenced schema file]. */
 function crossFileRefs(): [string, string][] {

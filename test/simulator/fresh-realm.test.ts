@@ -5,7 +5,7 @@
  * later reset, nor in the realm the next simulator gets.
  */
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { createEngine } from '../../simulator/engine/engine.ts';
 import { createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator } from '../../simulator/index.ts';
 import { exerciseEveryResource } from './control/scenario.ts';

@@ -2,7 +2,7 @@
 import type { ValidateFunction } from 'ajv';
 import { createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
 import { allocateQueue, capabilities as queueCapabilities, contents, type EventQueue, type QueueOptions } from '../../simulator/engine/event-queue.ts';
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { validatorFor } from '../contract/chat-contract.ts';
 
 export const NOW = 1_700_100_000;

@@ -15,7 +15,7 @@ import { createHttpServer, MAX_BODY_BYTES, type HttpOptions } from '../../simula
 import type { Route } from '../../simulator/http/route.ts';
 import { basicAuth, routes } from '../../simulator/index.ts';
 import { bodyOf, bytes, chunked, exchange, headersOf, statusOf } from '../raw-http.ts';
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { devFixture, ID, sim } from './helpers.ts';
 
 const MiB = 1024 * 1024;

@@ -10,7 +10,7 @@ import {
   USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS,
 } from '../../simulator/engine/presence.ts';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
-import type { Fixture } from '../../types/chat/fixture.ts';
+import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { pending, register } from './events/helpers.ts';
 import { devFixture, devFixtureWithoutPresence, ID, watchEvents } from './helpers.ts';
 

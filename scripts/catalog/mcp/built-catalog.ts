@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Bundle } from '../../../types/catalog/bundle.ts';
-import type { Index } from '../../../types/catalog/index.ts';
+import type { Bundle } from '../../../schemas/generated/types/catalog/bundle.ts';
+import type { Index } from '../../../schemas/generated/types/catalog/index.ts';
 import { loadSearchIndex, type CatalogSearch } from '../search/engine.ts';
 
 export const RESOURCE_KINDS = ['service', 'sector', 'insight', 'area', 'page', 'faq'] as const;

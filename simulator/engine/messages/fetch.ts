@@ -10,8 +10,8 @@ import { viewerFlagBits } from './access.ts';
 import { apiFlags, escapedTopic, formatMessage, type FormatOptions } from './format.ts';
 import { MessageJsonWriter } from './format-json.ts';
 import { FLAG_BITS, getMessage, lowerBound, userFlagBits, type StoredMessage } from './store.ts';
-import type { CheckMessagesMatchNarrowResponse } from '../../../types/chat/responses/check-messages-match-narrow.ts';
-import type { GetMessageResponse } from '../../../types/chat/responses/get-message.ts';
+import type { CheckMessagesMatchNarrowResponse } from '../../../schemas/generated/types/chat/responses/check-messages-match-narrow.ts';
+import type { GetMessageResponse } from '../../../schemas/generated/types/chat/responses/get-message.ts';
 
 export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
 export const MAX_MESSAGES_PER_FETCH = 5000;

@@ -12,7 +12,7 @@ import { canAccessMessage } from './access.ts';
 import { fetchWindow, type Anchor } from './fetch.ts';
 import { FLAG_BITS, getMessage, lowerBound, setUserFlagBits, topicKey, userFlagBits, type StoredMessage } from './store.ts';
 import { unreadMessageDetails } from './unread.ts';
-import type { UpdateMessageFlagsForNarrowResponse } from '../../../types/chat/responses/update-message-flags-for-narrow.ts';
+import type { UpdateMessageFlagsForNarrowResponse } from '../../../schemas/generated/types/chat/responses/update-message-flags-for-narrow.ts';
 
 /** The flags the API names (UserMessage.flags without NON_API_FLAGS), in Zulip's order. */
 const API_FLAGS = new Set([

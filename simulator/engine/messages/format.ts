@@ -2,7 +2,7 @@
 // is the same for every viewer (API emails are one per user); callers add the viewer's `flags`.
 import { avatarUrl, type Engine } from '../core.ts';
 import { escapeHtml, topicLinks } from '../markdown/index.ts';
-import type { Message, MessageFlag } from '../../../types/chat/message.ts';
+import type { Message, MessageFlag } from '../../../schemas/generated/types/chat/message.ts';
 import type { EditHistoryVisibility, UserRecord } from '../state.ts';
 import { flagNames, FLAG_BITS, type EditHistoryEntry, type StoredMessage } from './store.ts';
 

@@ -1,7 +1,7 @@
 // Fixture history: the default realm's `messages` array, sent in order through the same
 // check/do path as POST /messages (so rendering, recipients and flags are identical), with the
 // fixture's timestamps and read/starred state, and no events (nobody was listening yet).
-import type { FixtureMessage } from '../../../types/chat/fixture.ts';
+import type { FixtureMessage } from '../../../schemas/generated/types/chat/fixture.ts';
 import { getUserByEmail, type Engine } from '../core.ts';
 import { addReaction } from './reactions.ts';
 import { checkSendMessage, doSendMessage } from './send.ts';

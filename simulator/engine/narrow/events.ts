@@ -1,7 +1,7 @@
 // The narrow of an event queue (POST /register `narrow`), as zerver/lib/narrow_predicate.py
 // applies it: only `[operator, operand]` string pairs, never negated, ANDed, checked against each
 // finalized `message` event (payload and the queue owner's flags), case-insensitively.
-import type { Message } from '../../../types/chat/message.ts';
+import type { Message } from '../../../schemas/generated/types/chat/message.ts';
 import { ChatError } from '../errors.ts';
 
 export type EventNarrowTerm = readonly [operator: string, operand: string];

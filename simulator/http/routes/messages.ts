@@ -10,7 +10,7 @@ import { mapOutcome, withValue } from '../../engine/events.ts';
 import { nonNegative, nonNegativeList } from '../checks.ts';
 import { defineRoute, paramList } from '../define-route.ts';
 import type { Route } from '../route.ts';
-import type { GetMessagesResponse } from '../../../types/chat/responses/get-messages.ts';
+import type { GetMessagesResponse } from '../../../schemas/generated/types/chat/responses/get-messages.ts';
 
 /** Zulip's settings.MAX_MESSAGE_LENGTH: the longest content POST /messages/render accepts. */
 const MAX_RENDER_LENGTH = 10_000;

@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTROL_ROUTES } from '../../../simulator/control/routes.ts';
 import { CONTROL_PREFIX, createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator } from '../../../simulator/index.ts';
-import type { Fixture } from '../../../types/chat/fixture.ts';
+import type { Fixture } from '../../../schemas/generated/types/chat/fixture.ts';
 
 const T = 1_700_200_000;
 const fresh = (options: Parameters<typeof createSimulator>[0] = {}) => createSimulator({ seed: 3, clock: fixedClock(T), ...options });

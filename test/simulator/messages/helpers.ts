@@ -1,7 +1,7 @@
 // Shared helpers for the messages tests: a fresh dev-realm simulator and short request forms.
 import { watchEvents } from '../helpers.ts';
 import { createSimulator, type Credentials, type Simulator } from '../../../simulator/index.ts';
-import type { Fixture } from '../../../types/chat/fixture.ts';
+import type { Fixture } from '../../../schemas/generated/types/chat/fixture.ts';
 
 export function sim(): Simulator {
   return createSimulator({ seed: 7 });

@@ -1,7 +1,7 @@
 // Shared by the read-state tests (flags, unread counts, topic visibility, alert words, muted
 // users): short request forms and a recorder of the events each action sends, with their users.
 import { createSimulator, fixedClock, type Credentials, type Simulator } from '../../../simulator/index.ts';
-import type { Fixture } from '../../../types/chat/fixture.ts';
+import type { Fixture } from '../../../schemas/generated/types/chat/fixture.ts';
 import { devFixture, watchEvents } from '../helpers.ts';
 
 export { CORDELIA, DESDEMONA, error, fetchMessages, HAMLET, IAGO, OTHELLO, POLONIUS, PROSPERO, sim } from '../messages/helpers.ts';
