@@ -53,7 +53,7 @@ export const PACKAGE = {
   outdir: path.join(ROOT, 'lib'),
   entries: {
     index: { source: 'simulator/index.ts', format: /** @type {const} */ ('cjs') },
-    cli: { source: 'scripts/bin/team-chat-simulator.ts', executable: true, link: { 'simulator/index.ts': './index.mjs' } },
+    cli: { source: 'simulator/cli/team-chat-simulator.ts', executable: true, link: { 'simulator/index.ts': './index.mjs' } },
   },
   // A map would point at sources the package does not ship.
   sourcemaps: false,

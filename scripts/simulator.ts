@@ -2,8 +2,8 @@
  * `npm run simulator`: the chat simulator over HTTP (default http://127.0.0.1:9991/api/v1),
  * printing every fixture user's email, role and API key. SIGTERM or SIGINT stops it cleanly
  * (requests in flight finish, long-polls answer), exit code 0. The published package runs the
- * same command as `team-chat-simulator` (scripts/bin/team-chat-simulator.ts).
+ * same command as `team-chat-simulator` (simulator/cli/team-chat-simulator.ts).
  */
-import { runSimulatorCommand } from './cli/simulator-command.ts';
+import { runSimulatorCommand } from '../simulator/cli/command.ts';
 
 await runSimulatorCommand({ invocation: 'npm run simulator --', seedSharedWith: 'npm start' });

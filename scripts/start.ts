@@ -10,7 +10,7 @@ import { siteUrlLine, startCatalogServer, type CatalogServer } from './cli/catal
 import { listenFailure } from './cli/listen-failure.ts';
 import { PROJECT_ROOT } from './cli/root.ts';
 import { SHUTDOWN_GRACE_MS, stopOnSignals } from './cli/shutdown.ts';
-import { startSimulatorServer } from './cli/simulator-server.ts';
+import { startSimulatorServer } from '../simulator/cli/server.ts';
 
 const USAGE = `Usage: npm start -- [--catalog-port N] [--simulator-port N] [--host H] [--seed S]
 

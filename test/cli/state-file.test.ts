@@ -1,5 +1,5 @@
 /**
- * `npm run simulator -- --state FILE` (scripts/cli/state-file.ts): the state survives a restart
+ * `npm run simulator -- --state FILE` (simulator/cli/state-file.ts): the state survives a restart
  * (saved on SIGTERM after the requests in flight) and a crash (saved every interval); a file that
  * is not a state this simulator can restore is refused with the file and what is wrong, and left
  * as it is; saving is atomic.
@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { keepStateFile, loadStateFile, StateFileError, writeFileAtomically } from '../../scripts/cli/state-file.ts';
+import { keepStateFile, loadStateFile, StateFileError, writeFileAtomically } from '../../simulator/cli/state-file.ts';
 import { createSimulator, fixedClock, SNAPSHOT_VERSION } from '../../simulator/index.ts';
 import { startScript } from '../npm-script.ts';
 

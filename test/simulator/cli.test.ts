@@ -1,6 +1,6 @@
-/** scripts/cli/simulator-server.ts: startSimulatorServer, as `npm start` and `npm run simulator` use it. */
+/** simulator/cli/server.ts: startSimulatorServer, as `npm start` and `npm run simulator` use it. */
 import { describe, expect, it, vi } from 'vitest';
-import { startSimulatorServer } from '../../scripts/cli/simulator-server.ts';
+import { startSimulatorServer } from '../../simulator/cli/server.ts';
 import { createSimulator } from '../../simulator/index.ts';
 
 describe('startSimulatorServer', () => {

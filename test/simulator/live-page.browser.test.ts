@@ -13,7 +13,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulatorServer } from '../../scripts/cli/simulator-server.ts';
+import { startSimulatorServer } from '../../simulator/cli/server.ts';
 import { CONTROL_PREFIX } from '../../simulator/index.ts';
 
 const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];

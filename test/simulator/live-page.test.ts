@@ -117,7 +117,7 @@ describe('realm emoji badges', () => {
 
 describe('listening on every address', () => {
   it('prints and answers at 127.0.0.1, not at 0.0.0.0', async () => {
-    const { startSimulatorServer } = await import('../../scripts/cli/simulator-server.ts');
+    const { startSimulatorServer } = await import('../../simulator/cli/server.ts');
     const server = await startSimulatorServer({ port: 0, host: '0.0.0.0', print: false });
     try {
       expect(server.liveUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);

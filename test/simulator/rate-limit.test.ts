@@ -3,7 +3,7 @@
 // per user, per client address for spectators, per username for password attempts.
 import { describe, expect, test } from 'vitest';
 import { routes, ZULIP_RATE_LIMITING_RULES, type SimulatorOptions } from '../../simulator/index.ts';
-import { startSimulatorServer } from '../../scripts/cli/simulator-server.ts';
+import { startSimulatorServer } from '../../simulator/cli/server.ts';
 import { createRateLimiter } from '../../simulator/http/rate-limit.ts';
 import { ID, NOW, sim } from './helpers.ts';
 

@@ -8,7 +8,7 @@
 import { getStreamByName, getUserByEmail, subscribersOf } from '../../../simulator/engine/core.ts';
 import { sendMessage } from '../../../simulator/engine/messages/send.ts';
 import type { Simulator } from '../../../simulator/index.ts';
-import { startSimulatorServer } from '../../cli/simulator-server.ts';
+import { startSimulatorServer } from '../../../simulator/cli/server.ts';
 import { answerCalls } from '../harness/processes.ts';
 
 export interface SimSetup {

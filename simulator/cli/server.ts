@@ -1,10 +1,10 @@
 /**
  * The chat simulator on a port (used by `npm run simulator` and `npm start`), printing every
- * fixture user's email, role and API key, and how to address each one (simulator-users.ts).
+ * fixture user's email, role and API key, and how to address each one (users.ts).
  */
 import { hostname } from 'node:os';
 import type { HttpOptions } from '../../simulator/http/node.ts';
-import { userTables } from './simulator-users.ts';
+import { userTables } from './users.ts';
 import { createSimulator, DEFAULT_SEED, type Clock, type JournalLimits, type RateLimitConfig, type Simulator } from '../../simulator/index.ts';
 
 export interface SimulatorServerOptions {

@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { DEFAULT_JOURNAL_LIMITS } from '../../simulator/control/journal.ts';
 import { checkRealmUrl, DEFAULT_SEED, FixtureError } from '../../simulator/index.ts';
-import { parseCli, portOf, positiveOf, usageError, wholeOf } from './args.ts';
-import { SHUTDOWN_GRACE_MS, stopOnSignals } from './shutdown.ts';
-import { startSimulatorServer } from './simulator-server.ts';
+import { parseCli, portOf, positiveOf, usageError, wholeOf } from '../../scripts/cli/args.ts';
+import { SHUTDOWN_GRACE_MS, stopOnSignals } from '../../scripts/cli/shutdown.ts';
+import { startSimulatorServer } from './server.ts';
 import { keepStateFile, loadStateFile, type StateKeeper } from './state-file.ts';
 
 /** How often --state saves, in seconds, unless told otherwise. */
