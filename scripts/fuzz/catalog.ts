@@ -1,17 +1,17 @@
 /**
- * `npm run fuzz:catalog -- --runs N --seed S`: the front-matter fuzzer (catalog/front-matter-fuzz.ts)
+ * `npm run fuzz:catalog -- --runs N --seed S`: the front-matter fuzzer (fuzz/front-matter.ts)
  * for as long as asked, on a copy of a content folder. Prints how many cases ran, how many built
  * and how many broke the property, with the first counterexample and how to replay it.
- * `--targets` fuzzes the server's request targets instead (catalog/target-fuzz.ts), against the
+ * `--targets` fuzzes the server's request targets instead (fuzz/request-targets.ts), against the
  * built copy.
  */
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { contentKeys, fuzzCases, runCase } from '../catalog/front-matter-fuzz.ts';
+import { contentKeys, fuzzCases, runCase } from './front-matter.ts';
 import { buildCatalog } from '../catalog/pipeline.ts';
-import { describeCase, rawRequest, targetCases, targetViolations, type TargetCase } from '../catalog/target-fuzz.ts';
+import { describeCase, rawRequest, targetCases, targetViolations, type TargetCase } from './request-targets.ts';
 import { startCatalogServer } from '../cli/catalog-server.ts';
 import { parseCli, usageError } from '../cli/args.ts';
 import { PROJECT_ROOT } from '../cli/root.ts';

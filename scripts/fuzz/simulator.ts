@@ -1,11 +1,11 @@
 /**
- * `npm run fuzz -- --runs N --seed S`: the simulator's fuzzer (scripts/chat-fuzz/) for as long as
+ * `npm run fuzz -- --runs N --seed S`: the simulator's fuzzer (scripts/fuzz/chat/) for as long as
  * asked. Prints how many requests it sent, how fast, which routes it reached, and every distinct
  * failure with its minimal request sequence and the command that replays it; exits 1 if any.
  */
 import { parseCli, positiveOf, usageError } from '../cli/args.ts';
-import { runCampaign } from '../chat-fuzz/campaign.ts';
-import { createWorld } from '../chat-fuzz/world.ts';
+import { runCampaign } from './chat/campaign.ts';
+import { createWorld } from './chat/world.ts';
 
 const USAGE = `Usage: npm run fuzz -- [--runs N | --requests N] [--seed S] [options]
 

@@ -1,5 +1,5 @@
 /**
- * A seeded sample of the front-matter fuzzer (scripts/catalog/front-matter-fuzz.ts): random YAML
+ * A seeded sample of the front-matter fuzzer (scripts/fuzz/front-matter.ts): random YAML
  * types and shapes in one file of a valid catalog; the build either succeeds with valid output or
  * fails with located problems, never throws, never changes dist/ when it fails. Longer runs:
  * `npm run fuzz:catalog -- --runs N --seed S`.
@@ -8,8 +8,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
-import { contentKeys, fuzzCases, mutate, runCase } from '../../scripts/catalog/front-matter-fuzz.ts';
-import { rawRequest, targetCases, targetViolations } from '../../scripts/catalog/target-fuzz.ts';
+import { contentKeys, fuzzCases, mutate, runCase } from '../../scripts/fuzz/front-matter.ts';
+import { rawRequest, targetCases, targetViolations } from '../../scripts/fuzz/request-targets.ts';
 import { startCatalogServer } from '../../scripts/cli/catalog-server.ts';
 import { cleanupTemp, copyContent, tempDir } from './helpers.ts';
 

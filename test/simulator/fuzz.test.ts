@@ -1,15 +1,15 @@
 /**
- * The simulator's fuzzer (scripts/chat-fuzz/): a seeded sample of it, and the fuzzer's own
+ * The simulator's fuzzer (scripts/fuzz/chat/): a seeded sample of it, and the fuzzer's own
  * behaviour: it reaches every route of the table, its invariants catch what they guard, and a
  * failure comes back shrunk to a minimal sequence that replays. Long runs: `npm run fuzz`.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCampaign } from '../../scripts/chat-fuzz/campaign.ts';
-import { responseProblems, startTracking, stateProblems } from '../../scripts/chat-fuzz/invariants.ts';
-import { requestSpace, type FuzzRequest } from '../../scripts/chat-fuzz/requests.ts';
-import { runSequence, type Sequence } from '../../scripts/chat-fuzz/run.ts';
-import { createWorld, type World } from '../../scripts/chat-fuzz/world.ts';
+import { runCampaign } from '../../scripts/fuzz/chat/campaign.ts';
+import { responseProblems, startTracking, stateProblems } from '../../scripts/fuzz/chat/invariants.ts';
+import { requestSpace, type FuzzRequest } from '../../scripts/fuzz/chat/requests.ts';
+import { runSequence, type Sequence } from '../../scripts/fuzz/chat/run.ts';
+import { createWorld, type World } from '../../scripts/fuzz/chat/world.ts';
 import { routes } from '../../simulator/index.ts';
 import type { Route } from '../../simulator/http/route.ts';
 import { ID } from './helpers.ts';

@@ -4,11 +4,11 @@
  * agree with what they index, message ids only grow). Each check returns problems as sentences;
  * none is a pass.
  */
-import { canAccessStreamContent, type Engine } from '../../simulator/engine/core.ts';
-import { FLAG_BITS, FLAG_SPACE, dmKey, topicKey } from '../../simulator/engine/messages/store.ts';
-import { REALM_GROUP_SETTINGS, ROLE, type GroupSettingValue } from '../../simulator/engine/state.ts';
-import { decodePath, type RawResponse } from '../../simulator/http/dispatch.ts';
-import type { Route } from '../../simulator/http/route.ts';
+import { canAccessStreamContent, type Engine } from '../../../simulator/engine/core.ts';
+import { FLAG_BITS, FLAG_SPACE, dmKey, topicKey } from '../../../simulator/engine/messages/store.ts';
+import { REALM_GROUP_SETTINGS, ROLE, type GroupSettingValue } from '../../../simulator/engine/state.ts';
+import { decodePath, type RawResponse } from '../../../simulator/http/dispatch.ts';
+import type { Route } from '../../../simulator/http/route.ts';
 import type { FuzzRequest } from './requests.ts';
 
 /** What a sequence remembers between requests. */

@@ -1,5 +1,5 @@
 /** A fuzzed request as bytes on the wire: the URL, headers and body a client would send. */
-import type { RawRequest } from '../../simulator/http/dispatch.ts';
+import type { RawRequest } from '../../../simulator/http/dispatch.ts';
 import type { Field, FuzzRequest } from './requests.ts';
 import { percentEncode } from './percent.ts';
 import type { World } from './world.ts';

@@ -5,19 +5,19 @@
  * through the simulator's own dispatcher, the one its HTTP server calls; a sequence may instead
  * go through a real HTTP server in front of that dispatcher.
  */
-import { DEFAULT_FIXTURE, basicAuth, routes as tableRoutes } from '../../simulator/index.ts';
-import { createEngineCaches } from '../../simulator/engine/caches.ts';
-import type { Engine } from '../../simulator/engine/core.ts';
-import { seededRandom, steppingClock } from '../../simulator/engine/deps.ts';
-import { simulatedClock } from '../../simulator/engine/simulated-clock.ts';
-import { createEngine } from '../../simulator/engine/engine.ts';
-import { createEventQueues } from '../../simulator/engine/event-delivery.ts';
-import { closeAllQueues } from '../../simulator/engine/event-queue.ts';
-import { createDispatcher, type Handle, type RawRequest, type RawResponse } from '../../simulator/http/dispatch.ts';
-import { listenHttp, type Listening } from '../../simulator/http/node.ts';
-import type { Route } from '../../simulator/http/route.ts';
-import type { UserRecord } from '../../simulator/engine/state.ts';
-import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
+import { DEFAULT_FIXTURE, basicAuth, routes as tableRoutes } from '../../../simulator/index.ts';
+import { createEngineCaches } from '../../../simulator/engine/caches.ts';
+import type { Engine } from '../../../simulator/engine/core.ts';
+import { seededRandom, steppingClock } from '../../../simulator/engine/deps.ts';
+import { simulatedClock } from '../../../simulator/engine/simulated-clock.ts';
+import { createEngine } from '../../../simulator/engine/engine.ts';
+import { createEventQueues } from '../../../simulator/engine/event-delivery.ts';
+import { closeAllQueues } from '../../../simulator/engine/event-queue.ts';
+import { createDispatcher, type Handle, type RawRequest, type RawResponse } from '../../../simulator/http/dispatch.ts';
+import { listenHttp, type Listening } from '../../../simulator/http/node.ts';
+import type { Route } from '../../../simulator/http/route.ts';
+import type { UserRecord } from '../../../simulator/engine/state.ts';
+import type { Fixture } from '../../../schemas/generated/types/chat/fixture.ts';
 
 /**
  * Who sends a request: one user of each role and kind, someone deactivated, and callers with

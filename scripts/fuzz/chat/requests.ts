@@ -5,8 +5,8 @@
  * or broken). A request is plain data, so fast-check can shrink it and print it.
  */
 import fc, { type Arbitrary } from 'fast-check';
-import { routePrefix } from '../../simulator/http/dispatch.ts';
-import type { ParamSpec, Route } from '../../simulator/http/route.ts';
+import { routePrefix } from '../../../simulator/http/dispatch.ts';
+import type { ParamSpec, Route } from '../../../simulator/http/route.ts';
 import type { Sequence } from './run.ts';
 import { generators, type Generators } from './values.ts';
 import { ACTORS, type Actor, type Pools } from './world.ts';

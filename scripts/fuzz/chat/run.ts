@@ -4,8 +4,8 @@
  * and is reported with what it broke.
  */
 import { serialize } from 'node:v8';
-import type { Engine } from '../../simulator/engine/core.ts';
-import type { RawResponse } from '../../simulator/http/dispatch.ts';
+import type { Engine } from '../../../simulator/engine/core.ts';
+import type { RawResponse } from '../../../simulator/http/dispatch.ts';
 import { responseProblems, startTracking, stateProblems } from './invariants.ts';
 import type { FuzzRequest } from './requests.ts';
 import { describeRequest, toRawRequest } from './wire.ts';

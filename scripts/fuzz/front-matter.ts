@@ -14,7 +14,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import matter from 'gray-matter';
 import { stringify } from 'yaml';
-import { buildCatalog } from './pipeline.ts';
+import { buildCatalog } from '../catalog/pipeline.ts';
 
 export type Mutation =
   | { op: 'set'; key: string; at: number; value: unknown }

@@ -6,7 +6,7 @@
  */
 import fc, { type Arbitrary } from 'fast-check';
 import { percentEncode } from './percent.ts';
-import type { ParamSpec } from '../../simulator/http/route.ts';
+import type { ParamSpec } from '../../../simulator/http/route.ts';
 import type { Pools } from './world.ts';
 
 /** Integers that break careless code: zero, negatives, 32- and 53-bit edges. */
