@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     // Tests and client typings read untyped JSON bodies (and model Zulip's untyped apply_event).
-    files: ['test/**', 'examples/**/*.d.ts'],
+    files: ['test/**', 'simulator/examples/**/*.d.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

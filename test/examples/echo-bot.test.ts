@@ -1,4 +1,4 @@
-// examples/echo-bot.mjs, run as the README says (a separate `node` process, credentials in
+// simulator/examples/echo-bot.mjs, run as the README says (a separate `node` process, credentials in
 // the environment) against the simulator over real HTTP: someone writes to the bot, the answer
 // arrives in their event queue; a mention in a channel is answered in its topic; SIGTERM deletes
 // the bot's queue and ends it cleanly.
@@ -37,7 +37,7 @@ beforeAll(async () => {
   const record = [...sim.engine.state.users.values()].find((u) => u.delivery_email === 'default-bot@zulip.com')!;
   botId = record.id;
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('VITEST') && !key.startsWith('ZULIP')));
-  bot = spawn(process.execPath, [path.join('examples', 'echo-bot.mjs')], {
+  bot = spawn(process.execPath, [path.join('simulator', 'examples', 'echo-bot.mjs')], {
     cwd: ROOT,
     env: { ...env, ZULIP_EMAIL: record.delivery_email, ZULIP_API_KEY: record.api_key, ZULIP_SITE: new URL(server.url).origin },
     stdio: ['ignore', 'pipe', 'pipe'],

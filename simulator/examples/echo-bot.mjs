@@ -5,7 +5,7 @@
 // well against `npm run simulator` as against a real Zulip server:
 //
 //   ZULIP_EMAIL=default-bot@zulip.com ZULIP_API_KEY=<its key, printed by npm run simulator> \
-//     node examples/echo-bot.mjs
+//     node simulator/examples/echo-bot.mjs
 //
 // ZULIP_SITE is the server (default http://127.0.0.1:9991, the simulator's address); ZULIPRC may
 // name a zuliprc file instead of the three variables. Ctrl-C (or SIGTERM) deletes its event queue
