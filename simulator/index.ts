@@ -22,7 +22,7 @@ import type { RateLimitConfig } from './http/rate-limit.ts';
 import { routes } from './http/routes/index.ts';
 import { createControlHandler } from './control/dispatch.ts';
 import { createFaults } from './control/faults.ts';
-import { createFrontDoor } from './control/harness.ts';
+import { createFrontDoor } from './control/front-door.ts';
 import { createJournal, type JournalLimits } from './control/journal.ts';
 import { createLiveFeed } from './control/live-feed.ts';
 import { createRateLimitSwitch } from './control/rate-limit-switch.ts';
