@@ -5,13 +5,13 @@
  * ids, same API keys, same queue ids). The state file of `--state` is a snapshot too.
  *
  * The format is versioned. SNAPSHOT_VERSION changes whenever the state's shape does (a field
- * added, removed or changed in simulator/engine/state.ts, event-queue.ts or event-snapshots.ts): a simulator refuses a
+ * added, removed or changed in simulator/engine/state.ts, simulator/engine/events/queues.ts or simulator/engine/events/snapshots.ts): a simulator refuses a
  * snapshot of another version, and test/simulator/control/snapshot.test.ts holds the shape to the
  * version so that the bump is not forgotten.
  */
 import type { Engine } from '../engine/core.ts';
 import { clockPosition, resumeEngine, type EngineContinuation, type EngineOptions } from '../engine/engine.ts';
-import { queuesData, type QueuesData } from '../engine/event-snapshots.ts';
+import { queuesData, type QueuesData } from '../engine/events/snapshots.ts';
 import type { State } from '../engine/state.ts';
 import { CodecError, decode, encode } from './codec.ts';
 

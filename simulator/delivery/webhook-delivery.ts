@@ -16,7 +16,7 @@
 import type { WebhookDelivery } from '../../schemas/generated/types/control/control.ts';
 import type { Engine } from '../engine/core.ts';
 import { clockNow } from '../engine/time.ts';
-import type { OutgoingWebhookTrigger } from '../engine/outgoing-webhooks.ts';
+import type { OutgoingWebhookTrigger } from '../engine/integrations/outgoing-webhooks.ts';
 import type { OutgoingWebhookRecord } from '../engine/state.ts';
 import { channelMessageUrl } from '../engine/markdown/hash.ts';
 import type { RawRequest } from '../http/dispatch.ts';

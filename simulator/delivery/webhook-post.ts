@@ -5,7 +5,7 @@
  * anything else is requests' InvalidSchema. The answer is read up to a cap, so a bot server can
  * neither hold the simulator longer than the timeout nor fill its memory.
  */
-import { ZULIP_VERSION } from '../engine/server-version.ts';
+import { ZULIP_VERSION } from '../engine/realm/server-version.ts';
 import { pythonStrRepr } from './python-text.ts';
 import type { AttemptResult } from './webhook-answer.ts';
 

@@ -5,7 +5,7 @@
  * the state object it describes (a state replaced whole starts without one), so none can go
  * stale; losing all of them changes no answer. The modules that read them say what each keeps.
  */
-import type { AlertWordIndex } from './alert-words.ts';
+import type { AlertWordIndex } from './users/alert-words.ts';
 import type { LinkifierCaches } from './markdown/linkifiers.ts';
 import type { AvatarEntry } from './messages/format.ts';
 import type { MessageJsonCaches } from './messages/format-json.ts';
@@ -26,11 +26,11 @@ export interface EngineCaches {
   wordIndexes: WeakMap<MessageStore, WordIndex>;
   /** narrow/search.ts: a search's highlight pattern by its keywords. */
   highlightPatterns: Map<string, RegExp>;
-  /** alert-words.ts: the realm's alert-word index, per alert-word table. */
+  /** users/alert-words.ts: the realm's alert-word index, per alert-word table. */
   alertWords: WeakMap<Map<number, string[]>, AlertWordIndex>;
-  /** scheduled-messages.ts: no pending message is due before this, per store. */
+  /** messages/scheduled.ts: no pending message is due before this, per store. */
   scheduledDue: WeakMap<Map<number, ScheduledMessageRecord>, number>;
-  /** system-groups.ts: no member becomes a full member before `at`, per user table. */
+  /** groups/system-groups.ts: no member becomes a full member before `at`, per user table. */
   promotions: WeakMap<Map<number, UserRecord>, { at: number; users: number }>;
 }
 

@@ -6,19 +6,19 @@
  */
 import type { EngineCaches } from './caches.ts';
 import type { Deps } from './deps.ts';
-import type { EventQueues } from './event-queue.ts';
-import type { Outcome } from './events.ts';
-import type { OutgoingWebhookTrigger } from './outgoing-webhooks.ts';
+import type { EventQueues } from './events/queues.ts';
+import type { Outcome } from './events/effects.ts';
+import type { OutgoingWebhookTrigger } from './integrations/outgoing-webhooks.ts';
 import { md5Hex } from './md5.ts';
 import { ROLE, EMAIL_VISIBILITY, type GroupSettingValue, type State, type StreamRecord, type UserRecord } from './state.ts';
 
 export interface Engine {
   state: State;
   deps: Deps;
-  /** The users' event queues (event-queue.ts): where every committed event goes. */
+  /** The users' event queues (events/queues.ts): where every committed event goes. */
   queues: EventQueues;
   /**
-   * Told of every outgoing-webhook trigger as the message is sent (outgoing-webhooks.ts), by
+   * Told of every outgoing-webhook trigger as the message is sent (integrations/outgoing-webhooks.ts), by
    * whoever delivers them (the simulator's webhook delivery); none: they are only recorded.
    */
   onOutgoingWebhook?: ((trigger: OutgoingWebhookTrigger) => void) | undefined;

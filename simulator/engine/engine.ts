@@ -1,21 +1,21 @@
 /**
  * Builds an engine from a fixture: state loaded and validated, profile values rendered, the
- * message history seeded. Actions live in per-resource modules (`users.ts`, `channels.ts`,
- * `subscriptions.ts`, `messages/…`) as `check*`/`do*` functions taking `(engine, actor, params)`
+ * message history seeded. Actions live in per-resource modules (`users/users.ts`, `channels/channels.ts`,
+ * `channels/subscriptions.ts`, `messages/…`) as `check*`/`do*` functions taking `(engine, actor, params)`
  * and returning an `Outcome`; the read helpers they share are in `core.ts`.
  */
 import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { createEngineCaches } from './caches.ts';
 import type { Engine } from './core.ts';
 import { fixedClock, resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
-import { createEventQueues } from './event-delivery.ts';
-import type { QueuedEventObserver } from './event-queue.ts';
-import { restoreQueues, type QueuesData } from './event-snapshots.ts';
+import { createEventQueues } from './events/delivery.ts';
+import type { QueuedEventObserver } from './events/queues.ts';
+import { restoreQueues, type QueuesData } from './events/snapshots.ts';
 import { loadFixture, validateFixture } from './fixture.ts';
 import { seedMessages } from './messages/seed.ts';
 import { simulatedClock } from './simulated-clock.ts';
 import type { State } from './state.ts';
-import { renderProfileData } from './users.ts';
+import { renderProfileData } from './users/users.ts';
 
 export interface EngineOptions {
   seed?: number | string;
@@ -27,7 +27,7 @@ export interface EngineOptions {
    * built once per seed and moment of loading, and each engine gets its own copy of it.
    */
   immutable?: boolean;
-  /** Shown every event as it enters a queue (see event-queue.ts). */
+  /** Shown every event as it enters a queue (see events/queues.ts). */
   observeEvents?: QueuedEventObserver | undefined;
 }
 

@@ -6,13 +6,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import schema from '../../schemas/chat/fixture.schema.json' with { type: 'json' };
 import type { Fixture, FixtureGroupSetting, FixtureUser } from '../../schemas/generated/types/chat/fixture.ts';
-import { storedContentType } from './attachments.ts';
+import { storedContentType } from './integrations/attachments.ts';
 import { randomApiKey, type Deps } from './deps.ts';
-import { REALM_GROUP_SETTING_RULES } from './groups.ts';
+import { REALM_GROUP_SETTING_RULES } from './groups/groups.ts';
 import { indexEmail } from './core.ts';
-import { linkifierErrors } from './linkifier-syntax.ts';
-import { renderDescription } from './render.ts';
-import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './system-groups.ts';
+import { linkifierErrors } from './realm/linkifier-syntax.ts';
+import { renderDescription } from './markdown/descriptions.ts';
+import { SYSTEM_GROUPS, SYSTEM_GROUP_BASE_ID, createSystemGroups, syncSystemGroups } from './groups/system-groups.ts';
 import {
   CHANNEL_GROUP_SETTINGS,
   EMAIL_VISIBILITY,

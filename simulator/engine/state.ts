@@ -243,7 +243,7 @@ export interface UserRecord {
   bot_services: BotService[];
   /** Incoming-webhook and embedded bots: their configuration (Zulip's BotConfigData), in insertion order. */
   bot_config: Record<string, string>;
-  /** Personal settings changed from Zulip's new-user defaults (user-settings.ts holds the table). */
+  /** Personal settings changed from Zulip's new-user defaults (users/settings.ts holds the table). */
   settings: Record<string, boolean | number | string>;
 }
 
@@ -525,7 +525,7 @@ export interface OutgoingPush {
   timestamp: number;
 }
 
-/** A request Zulip would POST to an outgoing-webhook bot's endpoint (outgoing-webhooks.ts), recorded instead. */
+/** A request Zulip would POST to an outgoing-webhook bot's endpoint (integrations/outgoing-webhooks.ts), recorded instead. */
 export interface OutgoingWebhookRecord {
   botId: number;
   url: string;
@@ -600,7 +600,7 @@ export interface State {
   botStorage: Map<number, Map<string, string>>;
   /** User id → status, for users who ever set one. */
   userStatuses: Map<number, UserStatusRecord>;
-  /** User id → presence, for humans who ever reported one (presence.ts). */
+  /** User id → presence, for humans who ever reported one (users/presence.ts). */
   presences: Map<number, PresenceRecord>;
   /** Drafts by id (ascending: creation order). */
   drafts: Map<number, DraftRecord>;
@@ -636,7 +636,7 @@ export interface State {
   userTopics: Map<number, Map<string, UserTopicRecord>>;
   /**
    * User id → alert words as the user spelled them, oldest first (no two equal ignoring case). A
-   * change replaces the user's list, never edits it in place: alert-words.ts memoises by identity.
+   * change replaces the user's list, never edits it in place: users/alert-words.ts memoises by identity.
    */
   alertWords: Map<number, string[]>;
   /** User id → the users they muted → when (Unix seconds), oldest mute first. */

@@ -3,9 +3,9 @@
  * everything that comes due on the way, each at its own moment (the clock reads that moment while
  * it runs, and its events are committed before the next one runs). What is time-driven:
  *
- * - event queues nobody polled for their lifespan are gone (event-queue.ts);
- * - members past the realm's waiting period join role:fullmembers (system-groups.ts);
- * - scheduled messages are sent, or fail (scheduled-messages.ts).
+ * - event queues nobody polled for their lifespan are gone (events/queues.ts);
+ * - members past the realm's waiting period join role:fullmembers (groups/system-groups.ts);
+ * - scheduled messages are sent, or fail (messages/scheduled.ts).
  *
  * At the same moment they run in that order. The step is called with a target by whoever moves
  * time (the simulator's clock controls) and with the clock's own present before every request
@@ -14,10 +14,10 @@
  */
 import { commit, type Engine } from './core.ts';
 import { ChatError } from './errors.ts';
-import { outcome, type Outcome } from './events.ts';
-import { expireQueues, nextQueueExpiry } from './event-queue.ts';
-import { deliverNextScheduledMessage, nextScheduledDelivery, type ScheduledDelivery } from './scheduled-messages.ts';
-import { nextFullMemberPromotion, promoteFullMembers } from './system-groups.ts';
+import { outcome, type Outcome } from './events/effects.ts';
+import { expireQueues, nextQueueExpiry } from './events/queues.ts';
+import { deliverNextScheduledMessage, nextScheduledDelivery, type ScheduledDelivery } from './messages/scheduled.ts';
+import { nextFullMemberPromotion, promoteFullMembers } from './groups/system-groups.ts';
 
 /** One thing that happened on the way, at the moment it happened. */
 export type TimedOccurrence =

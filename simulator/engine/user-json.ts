@@ -1,4 +1,4 @@
-// Fast path. Oracle: JSON.stringify(formatUser(…)) (users.ts), the plain version; held to it byte
+// Fast path. Oracle: JSON.stringify(formatUser(…)) (users/users.ts), the plain version; held to it byte
 // for byte by test/simulator/user-json.property.test.ts.
 //
 // The User object written straight to JSON text, for answers that are one user (GET /users/me).
@@ -8,7 +8,7 @@
 // is kept between calls: the text is written from the state as it is now.
 import { avatarUrl, canSeeDeliveryEmail, type Engine } from './core.ts';
 import { ROLE, type UserRecord } from './state.ts';
-import { isoMinute, type FormatUserOptions } from './users.ts';
+import { isoMinute, type FormatUserOptions } from './users/users.ts';
 
 /**
  * A value's JSON: a string needing no escapes (no quote, backslash, control character or

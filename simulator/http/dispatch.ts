@@ -8,7 +8,7 @@
 import { installedContract, type Contract } from '../contract.ts';
 import { ChatError, isChatError } from '../engine/errors.ts';
 import { commit, type Engine } from '../engine/core.ts';
-import { isOutcome } from '../engine/events.ts';
+import { isOutcome } from '../engine/events/effects.ts';
 import type { UserRecord } from '../engine/state.ts';
 import { catchUp } from '../engine/time.ts';
 import { authenticate, checkRouteRole, constantTimeEqual, createCredentialsReader, type BasicCredentials, type SecretsEqual } from './auth.ts';

@@ -9,8 +9,8 @@
  * A parked answer always names its queue (`queue_id`).
  */
 import type { Engine } from '../engine/core.ts';
-import { pushHeartbeat } from '../engine/event-delivery.ts';
-import { contents, type EventQueue } from '../engine/event-queue.ts';
+import { pushHeartbeat } from '../engine/events/delivery.ts';
+import { contents, type EventQueue } from '../engine/events/queues.ts';
 import { seededRandom } from '../engine/deps.ts';
 import type { ResponseOf } from './route.ts';
 

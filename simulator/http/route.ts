@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../engine/core.ts';
 import type { ChatError } from '../engine/errors.ts';
-import type { Outcome } from '../engine/events.ts';
+import type { Outcome } from '../engine/events/effects.ts';
 import type { UserRecord } from '../engine/state.ts';
 import type { ChatResponses } from '../../schemas/generated/types/chat/responses/index.ts';
 import type { RawResponse, SerializedFields } from './envelope.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ZULIP_FEATURE_LEVEL } from '../../simulator/engine/server-version.ts';
+import { ZULIP_FEATURE_LEVEL } from '../../simulator/engine/realm/server-version.ts';
 import { inventoryMarkdown, routeFor, routeKeys, shapeOf } from '../../simulator/http/api-inventory.ts';
 import { routes } from '../../simulator/http/routes/index.ts';
 import { SIMULATOR_ONLY_ROUTES, ZULIP_OPERATIONS } from '../../simulator/http/zulip-operations.ts';

@@ -1,7 +1,7 @@
 /** Channel folders (zerver/views/channel_folders.py, zerver/actions/channel_folders.py) through the in-process API. */
 import { describe, expect, it } from 'vitest';
 import { activeUserIds } from '../../simulator/engine/core.ts';
-import { channelFoldersRegisterState } from '../../simulator/engine/channel-folders.ts';
+import { channelFoldersRegisterState } from '../../simulator/engine/channels/folders.ts';
 import { FixtureError, type Simulator } from '../../simulator/index.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 

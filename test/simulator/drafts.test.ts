@@ -1,7 +1,7 @@
 /** Drafts (zerver/views/drafts.py, zerver/lib/drafts.py) through the in-process API: shapes, validation order, events. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { draftsRegisterState } from '../../simulator/engine/drafts.ts';
+import { draftsRegisterState } from '../../simulator/engine/messages/drafts.ts';
 import { fixedClock, type Simulator } from '../../simulator/index.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 

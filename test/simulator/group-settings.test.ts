@@ -12,7 +12,7 @@ import {
   parseGroupSettingChange,
   parseGroupSettingValue,
   sameGroupSetting,
-} from '../../simulator/engine/groups.ts';
+} from '../../simulator/engine/groups/groups.ts';
 import type { GroupSettingValue } from '../../simulator/engine/state.ts';
 import { sim } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 /** Shared test seam: a simulator on the dev realm with a fixed clock, and compiled response schemas. */
 import type { ValidateFunction } from 'ajv';
 import { createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
-import { allocateQueue, capabilities as queueCapabilities, contents, type EventQueue, type QueueOptions } from '../../simulator/engine/event-queue.ts';
+import { allocateQueue, capabilities as queueCapabilities, contents, type EventQueue, type QueueOptions } from '../../simulator/engine/events/queues.ts';
 import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { validatorFor } from '../contract/chat-contract.ts';
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { activeUserIds } from '../../simulator/engine/core.ts';
-import { checkPattern, templateVariables } from '../../simulator/engine/linkifier-syntax.ts';
+import { checkPattern, templateVariables } from '../../simulator/engine/realm/linkifier-syntax.ts';
 import type { Simulator } from '../../simulator/index.ts';
 import { pending, register } from './events/helpers.ts';
 import { sim, watchEvents } from './helpers.ts';

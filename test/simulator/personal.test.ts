@@ -1,7 +1,7 @@
 /** Saved snippets and navigation views (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py, zerver/views/navigation_views.py, zerver/actions/navigation_views.py) through the in-process API. */
 import { describe, expect, it } from 'vitest';
-import { navigationViewsRegisterState } from '../../simulator/engine/navigation-views.ts';
-import { savedSnippetsRegisterState } from '../../simulator/engine/saved-snippets.ts';
+import { navigationViewsRegisterState } from '../../simulator/engine/users/navigation-views.ts';
+import { savedSnippetsRegisterState } from '../../simulator/engine/messages/saved-snippets.ts';
 import type { Simulator } from '../../simulator/index.ts';
 import { ID, NOW, sim, watchEvents } from './helpers.ts';
 

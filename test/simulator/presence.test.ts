@@ -8,7 +8,7 @@ import {
   OFFLINE_THRESHOLD_SECS,
   PRESENCE_UPDATE_MIN_FREQ_SECONDS,
   USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS,
-} from '../../simulator/engine/presence.ts';
+} from '../../simulator/engine/users/presence.ts';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
 import { pending, register } from './events/helpers.ts';

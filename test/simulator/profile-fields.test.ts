@@ -1,6 +1,6 @@
 /** Custom profile fields: GET /realm/profile_fields and your own values (zerver/views/custom_profile_fields.py). */
 import { describe, expect, it } from 'vitest';
-import { customProfileFieldsRegisterState } from '../../simulator/engine/custom-profile-fields.ts';
+import { customProfileFieldsRegisterState } from '../../simulator/engine/users/profile-fields.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;

@@ -1,6 +1,6 @@
 /** Push registrations, devices and the simulated push service (zerver/views/push_notifications.py, zerver/views/devices.py). */
 import { describe, expect, it } from 'vitest';
-import { devicesRegisterState } from '../../simulator/engine/devices.ts';
+import { devicesRegisterState } from '../../simulator/engine/integrations/devices.ts';
 import { PUSH_SERVICE_FAILURES, type Simulator } from '../../simulator/index.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { activeUserIds } from '../../simulator/engine/core.ts';
-import { realmSettingsState } from '../../simulator/engine/realm-settings.ts';
+import { realmSettingsState } from '../../simulator/engine/realm/settings.ts';
 import type { Simulator } from '../../simulator/index.ts';
 import { pending, register } from './events/helpers.ts';
 import { clockedSim, error, patch, post } from './messages/helpers.ts';

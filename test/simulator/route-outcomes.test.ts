@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commit } from '../../simulator/engine/core.ts';
 import { ChatError } from '../../simulator/engine/errors.ts';
-import { combineOutcomes, effect, outcome } from '../../simulator/engine/events.ts';
+import { combineOutcomes, effect, outcome } from '../../simulator/engine/events/effects.ts';
 import { defineRoute } from '../../simulator/http/define-route.ts';
 import { createDispatcher } from '../../simulator/http/dispatch.ts';
 import { Refusal, type Route } from '../../simulator/http/route.ts';

@@ -2,7 +2,7 @@
 // sender, /register's state, and delivery when the simulated clock reaches the time, sent exactly
 // as POST /messages sends, or failed as Zulip records a failure.
 import { describe, expect, it } from 'vitest';
-import { SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS, deliverNextScheduledMessage } from '../../simulator/engine/scheduled-messages.ts';
+import { SCHEDULED_MESSAGE_LATE_CUTOFF_SECONDS, deliverNextScheduledMessage } from '../../simulator/engine/messages/scheduled.ts';
 import { commit } from '../../simulator/engine/core.ts';
 import type { Simulator } from '../../simulator/index.ts';
 import { ID, NOW, sim, watchEvents } from './helpers.ts';

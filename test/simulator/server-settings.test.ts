@@ -1,7 +1,7 @@
 /** GET /server_settings (zerver/views/auth.py:api_get_server_settings): what clients read before logging in. */
 import { describe, expect, it } from 'vitest';
-import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../simulator/engine/server-version.ts';
-import { userAgentName } from '../../simulator/engine/server-settings.ts';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../../simulator/engine/realm/server-version.ts';
+import { userAgentName } from '../../simulator/engine/realm/server-settings.ts';
 import { devFixture, sim } from './helpers.ts';
 
 describe('GET /server_settings', () => {

@@ -1,7 +1,7 @@
 /** Personal settings (zerver/views/user_settings.py): PATCH /settings, its legacy paths, its events and /register state. */
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/index.ts';
-import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../simulator/engine/user-settings.ts';
+import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../simulator/engine/users/settings.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 const HAMLET_GRAVATAR = 'https://secure.gravatar.com/avatar/6d8cad0fd00256e7b40691d27ddfd466?d=identicon&version=1';

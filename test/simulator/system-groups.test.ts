@@ -1,7 +1,7 @@
 /** The role groups every realm has (zerver/lib/user_groups.py:create_system_user_groups_for_realm), and fixture groups. */
 import { describe, expect, it } from 'vitest';
 import { ROLE } from '../../simulator/engine/state.ts';
-import { joinSystemGroups, moveBetweenSystemGroups } from '../../simulator/engine/system-groups.ts';
+import { joinSystemGroups, moveBetweenSystemGroups } from '../../simulator/engine/groups/system-groups.ts';
 import { FixtureError } from '../../simulator/index.ts';
 import { ID, NOW, devFixture, sim } from './helpers.ts';
 

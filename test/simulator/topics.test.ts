@@ -1,7 +1,7 @@
 /** A channel's topics (zerver/views/streams.py): listing them and deleting one. */
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/index.ts';
-import { TOPIC_DELETION_BATCH_SIZE } from '../../simulator/engine/topics.ts';
+import { TOPIC_DELETION_BATCH_SIZE } from '../../simulator/engine/channels/topics.ts';
 import { ID, sim, watchEvents } from './helpers.ts';
 
 type Body = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // message, with the sender's and each recipient's typing settings, and every refusal in the view's
 // order. No state is kept: each request is judged only by its events.
 import { describe, expect, it } from 'vitest';
-import { MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS } from '../../simulator/engine/typing.ts';
+import { MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS } from '../../simulator/engine/messages/typing.ts';
 import { devFixture, ID, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;

@@ -1,7 +1,7 @@
 /** User administration (zerver/views/users.py): POST /users, PATCH /users/{id}, reactivation. */
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/index.ts';
-import { createUser } from '../../simulator/engine/user-admin.ts';
+import { createUser } from '../../simulator/engine/users/admin.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
 const error = (msg: string, code = 'BAD_REQUEST') => ({ result: 'error', msg, code });

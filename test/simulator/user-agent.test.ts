@@ -1,7 +1,7 @@
 // What the simulator reads from a User-Agent (zerver/lib/user_agent.py, compatibility.py).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseUserAgent, pronounsFieldTypeSupported, versionLessThan } from '../../simulator/engine/user-agent.ts';
+import { parseUserAgent, pronounsFieldTypeSupported, versionLessThan } from '../../simulator/engine/events/user-agent.ts';
 
 describe('parseUserAgent', () => {
   it.each([

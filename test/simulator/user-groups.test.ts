@@ -4,7 +4,7 @@
  * with their recipients.
  */
 import { describe, expect, it } from 'vitest';
-import { userGroupsRegisterState } from '../../simulator/engine/user-groups.ts';
+import { userGroupsRegisterState } from '../../simulator/engine/groups/user-groups.ts';
 import type { Simulator } from '../../simulator/index.ts';
 import { ID, NOW, sim, watchEvents } from './helpers.ts';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../simulator/engine/core.ts';
 import type { CustomProfileField, UserRecord } from '../../simulator/engine/state.ts';
 import { userJsonMembers } from '../../simulator/engine/user-json.ts';
-import { formatUser, isoMinute } from '../../simulator/engine/users.ts';
+import { formatUser, isoMinute } from '../../simulator/engine/users/users.ts';
 import { basicAuth } from '../../simulator/index.ts';
 import { sim } from './helpers.ts';
 

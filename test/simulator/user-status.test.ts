@@ -1,6 +1,6 @@
 /** User statuses (zerver/views/presence.py, zerver/actions/user_status.py): set your own, an administrator sets another's, read one. */
 import { describe, expect, it } from 'vitest';
-import { userStatusRegisterState } from '../../simulator/engine/user-status.ts';
+import { userStatusRegisterState } from '../../simulator/engine/users/status.ts';
 import { ID, NOW, devFixture, sim, watchEvents } from './helpers.ts';
 
 type Sim = ReturnType<typeof sim>;

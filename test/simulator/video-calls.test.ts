@@ -1,6 +1,6 @@
 /** Video calls (zerver/views/video_calls.py): POST /calls/videocall/create and Zulip's /calls/webex/create. */
 import { describe, expect, it } from 'vitest';
-import { videoCallsRegisterState } from '../../simulator/engine/video-calls.ts';
+import { videoCallsRegisterState } from '../../simulator/engine/integrations/video-calls.ts';
 import { ID, devFixture, sim, watchEvents } from './helpers.ts';
 
 const PATHS = ['/api/v1/calls/videocall/create', '/api/v1/calls/webex/create'] as const;

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '../../simulator/engine/server-version.ts';
+import { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from '../../simulator/engine/realm/server-version.ts';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 
 // zulip-js is CommonJS without types: zulipInit(config) resolves to the client.

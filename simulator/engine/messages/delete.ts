@@ -3,13 +3,13 @@
 // goes out per conversation (channel topic, case-insensitively, or DM conversation). Used by
 // DELETE /messages/{id}, by deactivating a user with the delete_*_messages actions, and by
 // undoing a topic resolution within its grace period.
-import { releaseAttachments } from '../attachments.ts';
+import { releaseAttachments } from '../integrations/attachments.ts';
 import { ChatError } from '../errors.ts';
-import { effect, outcome, type Effect, type Outcome } from '../events.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
 import type { Engine } from '../core.ts';
 import type { UserRecord } from '../state.ts';
 import { eventRecipientsForMessages } from './access.ts';
-import { hasRealmGroupPermission } from '../groups.ts';
+import { hasRealmGroupPermission } from '../groups/groups.ts';
 import { accessMessageToModify, hasChannelPermission } from './permissions.ts';
 import { dmKey, getMessage, removeMessages, topicKey, type StoredMessage } from './store.ts';
 

@@ -5,15 +5,15 @@
 // with recipients' mention and alert-word flags recomputed, messages moved with their indexes, UserMessage rows
 // added and removed on a channel move, the edit history entry, and the update_message /
 // delete_message events, then Notification Bot's resolve notice or move breadcrumbs.
-import { alertedUserIds } from '../alert-words.ts';
-import { relinkAttachments, type AttachmentDict } from '../attachments.ts';
+import { alertedUserIds } from '../users/alert-words.ts';
+import { relinkAttachments, type AttachmentDict } from '../integrations/attachments.ts';
 import { ChatError } from '../errors.ts';
-import { effect, outcome, type Effect, type Outcome } from '../events.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
 import { isModerator, notificationBot, subscribersOf, type Engine } from '../core.ts';
 import { channelMessageUrl, channelTopicLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, topicLinks, type RenderResult } from '../markdown/index.ts';
 import { reindexMessageWords, messageWords } from '../narrow/search.ts';
-import { sendNotice, silentMention } from '../notifications.ts';
+import { sendNotice, silentMention } from '../channels/notifications.ts';
 import { sha256Hex } from '../sha256.ts';
 import { isGuest } from '../core.ts';
 import type { StreamRecord, UserRecord } from '../state.ts';

@@ -5,7 +5,7 @@ import type { Engine } from '../core.ts';
 import { compileNarrow, highlightHtml, type CompiledNarrow } from '../narrow/compile.ts';
 import type { NarrowTerm } from '../narrow/parse.ts';
 import type { UserRecord } from '../state.ts';
-import { isConversationMuted } from '../user-topics.ts';
+import { isConversationMuted } from '../channels/user-topics.ts';
 import { viewerFlagBits } from './access.ts';
 import { apiFlags, escapedTopic, formatMessage, type FormatOptions } from './format.ts';
 import { MessageJsonWriter } from './format-json.ts';

@@ -5,7 +5,7 @@
 // `historical` row when given a value other than "read, not starred".
 import { getStreamById, canAccessStreamContent, isSubscribed, type Engine } from '../core.ts';
 import { ChatError } from '../errors.ts';
-import { effect, outcome, type Effect, type Outcome } from '../events.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
 import type { NarrowTerm } from '../narrow/parse.ts';
 import type { StreamRecord, UserRecord } from '../state.ts';
 import { canAccessMessage } from './access.ts';

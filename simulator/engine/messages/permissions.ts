@@ -5,7 +5,7 @@
 // allow_everyone_group=False never grant anything to guests.
 import { ChatError } from '../errors.ts';
 import { isAdmin, isGuest, isSubscribed, type Engine } from '../core.ts';
-import { hasGroupPermission, hasRealmGroupPermission } from '../groups.ts';
+import { hasGroupPermission, hasRealmGroupPermission } from '../groups/groups.ts';
 import type { ChannelGroupSetting, StreamRecord, UserRecord } from '../state.ts';
 import { getMessage, userFlagBits, type StoredMessage } from './store.ts';
 

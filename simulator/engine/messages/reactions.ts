@@ -2,7 +2,7 @@
 // and type of an existing reaction is a vote and takes that reaction's name; otherwise the
 // name/code/type triple is validated. Removing never validates the emoji, only looks it up.
 import { ChatError } from '../errors.ts';
-import { effect, outcome, type Outcome } from '../events.ts';
+import { effect, outcome, type Outcome } from '../events/effects.ts';
 import type { Engine } from '../core.ts';
 import { checkEmojiRequest, emojiDataForName } from '../emoji/check.ts';
 import { normalizeReactionType } from '../emoji/index.ts';

@@ -1,6 +1,6 @@
 // Marking messages read on the user's behalf (zerver/actions/message_flags.py): what leaving a
 // channel triggers (do_mark_stream_messages_as_read, run by Zulip's deferred_work queue).
-import { effect, type Effect } from '../events.ts';
+import { effect, type Effect } from '../events/effects.ts';
 import type { Engine } from '../core.ts';
 import { FLAG_BITS, getMessage, setUserFlagBits, userFlagBits } from './store.ts';
 

@@ -1,11 +1,11 @@
 // Sending a message (POST /messages; zerver/views/message_send.py + zerver/actions/message_send.py):
 // check* resolves and validates the addressee, topic and content; do* renders, stores the message
 // with a UserMessage row per recipient and returns the `message` events.
-import { alertedUserIds } from '../alert-words.ts';
-import { claimAttachments, linkedUploadPaths } from '../attachments.ts';
+import { alertedUserIds } from '../users/alert-words.ts';
+import { claimAttachments, linkedUploadPaths } from '../integrations/attachments.ts';
 import { ChatError } from '../errors.ts';
 import { isUserInGroupSetting } from '../core.ts';
-import { effect, outcome, type Effect, type Outcome } from '../events.ts';
+import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
 import {
   commit,
   getStreamById,
@@ -22,9 +22,9 @@ import {
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
 import { sortedDistinct } from '../id-lists.ts';
-import { usersWhoMuted } from '../muted-users.ts';
+import { usersWhoMuted } from '../users/muted-users.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
-import { recordOutgoingWebhooks } from '../outgoing-webhooks.ts';
+import { recordOutgoingWebhooks } from '../integrations/outgoing-webhooks.ts';
 import { codePointLength, unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
 import { appendMessage, dmKey, FLAG_BITS, FLAG_SPACE, topicKey, type StoredMessage } from './store.ts';
@@ -530,7 +530,7 @@ export function doSendMessage(engine: Engine, checked: CheckedSend): Outcome<{ i
 }
 
 /**
- * The `message` event, finalized per queue at delivery (event-queue.ts): every recipient (service
+ * The `message` event, finalized per queue at delivery (simulator/engine/events/queues.ts): every recipient (service
  * bots too, with no UserMessage row and so no flags), each with their flags.
  */
 function messageEvent(message: StoredMessage, recipients: readonly number[], rows: readonly number[], checked: CheckedSend): Effect {

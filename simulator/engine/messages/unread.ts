@@ -4,7 +4,7 @@
 // change, through the same muting rules as narrows (user-topics.ts), so they cannot disagree.
 import type { Engine } from '../core.ts';
 import type { UserRecord } from '../state.ts';
-import { isConversationMuted } from '../user-topics.ts';
+import { isConversationMuted } from '../channels/user-topics.ts';
 import { FLAG_BITS, getMessage, topicKey, userFlagBits, type StoredMessage } from './store.ts';
 
 /** Zulip's MAX_UNREAD_MESSAGES: the newest unread rows considered. */

@@ -5,7 +5,7 @@ import { getStreamById, getStreamByName, getUser, getUserByApiEmail, type Engine
 import { VISIBILITY_POLICY, type StreamRecord, type UserRecord } from '../state.ts';
 import { canAccessMessage, canAccessStreamHistory, viewerFlagBits } from '../messages/access.ts';
 import { dmKey, FLAG_BITS, getMessage, topicKey, type StoredMessage } from '../messages/store.ts';
-import { isConversationMuted, topicVisibilityPolicy } from '../user-topics.ts';
+import { isConversationMuted, topicVisibilityPolicy } from '../channels/user-topics.ts';
 import { hasId, keywordLists, searchKeywords } from './search.ts';
 import { badNarrow, CHANNEL_OPERATORS, CHANNELS_OPERATORS, type NarrowTerm, type Operand } from './parse.ts';
 

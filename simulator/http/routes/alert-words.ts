@@ -1,5 +1,5 @@
 /** A user's alert words: GET, POST (add) and DELETE (remove) /users/me/alert_words, each answering the whole list. */
-import { addAlertWords, listAlertWords, MAX_ALERT_WORD_LENGTH, removeAlertWords } from '../../engine/alert-words.ts';
+import { addAlertWords, listAlertWords, MAX_ALERT_WORD_LENGTH, removeAlertWords } from '../../engine/users/alert-words.ts';
 import { stringList } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

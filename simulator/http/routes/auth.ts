@@ -3,7 +3,7 @@ import { jwtVerify, errors as joseErrors } from 'jose';
 import { getRealmUserByDeliveryEmail, type Engine } from '../../engine/core.ts';
 import { ChatError } from '../../engine/errors.ts';
 import type { UserRecord } from '../../engine/state.ts';
-import { formatUser } from '../../engine/users.ts';
+import { formatUser } from '../../engine/users/users.ts';
 import { STAND_IN_PASSWORD } from '../auth.ts';
 import { defineRoute } from '../define-route.ts';
 import type { ResponseOf, Route } from '../route.ts';

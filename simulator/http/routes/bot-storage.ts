@@ -1,7 +1,7 @@
 /** Bot storage (zerver/views/storage.py, zerver/lib/bot_storage.py): bots only, as the specification says (feature level 494). */
-import { getBotStorage, putBotStorage, removeBotStorage } from '../../engine/bot-storage.ts';
+import { getBotStorage, putBotStorage, removeBotStorage } from '../../engine/bots/storage.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { withValue } from '../../engine/events.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

@@ -1,8 +1,8 @@
 /** Bots (zerver/views/users.py, zerver/actions/bots.py): create, list your own, edit, new API key. DELETE is with the users' routes. */
-import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots.ts';
-import { isValidUrl } from '../../engine/custom-profile-fields.ts';
+import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots/bots.ts';
+import { isValidUrl } from '../../engine/users/profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { ROLES } from '../../engine/user-admin.ts';
+import { ROLES } from '../../engine/users/admin.ts';
 import { stringValues } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route, UploadedFile } from '../route.ts';

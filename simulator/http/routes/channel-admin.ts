@@ -1,12 +1,12 @@
 /** One channel's endpoints (zerver/views/streams.py): reading it, its topics and subscribers, administering it. */
-import { archiveStream, getStream, streamMembers, subscriptionStatus, updateStream } from '../../engine/channel-admin.ts';
-import { GROUP_SETTING_ORDER } from '../../engine/channel-settings.ts';
-import { makeDefaultStream, unmakeDefaultStream } from '../../engine/default-channels.ts';
+import { archiveStream, getStream, streamMembers, subscriptionStatus, updateStream } from '../../engine/channels/admin.ts';
+import { GROUP_SETTING_ORDER } from '../../engine/channels/settings.ts';
+import { makeDefaultStream, unmakeDefaultStream } from '../../engine/channels/default-channels.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';
+import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups/groups.ts';
 import type { ChannelGroupSetting, TopicsPolicy } from '../../engine/state.ts';
-import { deleteTopic, streamTopics } from '../../engine/topics.ts';
-import { accessUser } from '../../engine/users.ts';
+import { deleteTopic, streamTopics } from '../../engine/channels/topics.ts';
+import { accessUser } from '../../engine/users/users.ts';
 import { boolParam } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

@@ -6,7 +6,7 @@ import {
   listChannelFolders,
   reorderChannelFolders,
   updateChannelFolder,
-} from '../../engine/channel-folders.ts';
+} from '../../engine/channels/folders.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

@@ -1,7 +1,7 @@
 /** Channel and subscription endpoints (zerver/views/streams.py, zerver/lib/streams.py). */
-import { isHexColor, type ChannelSettings } from '../../engine/channel-settings.ts';
-import { streamEmailAddress } from '../../engine/channel-email.ts';
-import { getStreams, streamIdByName } from '../../engine/channels.ts';
+import { isHexColor, type ChannelSettings } from '../../engine/channels/settings.ts';
+import { streamEmailAddress } from '../../engine/channels/email.ts';
+import { getStreams, streamIdByName } from '../../engine/channels/channels.ts';
 import {
   createChannel,
   listSubscriptions,
@@ -12,11 +12,11 @@ import {
   SUBSCRIPTION_PROPERTIES,
   type PropertyChange,
   type SubscribeRequestItem,
-} from '../../engine/subscriptions.ts';
+} from '../../engine/channels/subscriptions.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { parseGroupSettingValue } from '../../engine/groups.ts';
+import { parseGroupSettingValue } from '../../engine/groups/groups.ts';
 import { CHANNEL_GROUP_SETTINGS, type TopicsPolicy } from '../../engine/state.ts';
-import { combineOutcomes, mapOutcome, withValue } from '../../engine/events.ts';
+import { combineOutcomes, mapOutcome, withValue } from '../../engine/events/effects.ts';
 import { boolParam, codePointLength, isObject } from '../checks.ts';
 import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
 import type { Route } from '../route.ts';

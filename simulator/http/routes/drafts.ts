@@ -1,5 +1,5 @@
 /** Draft endpoints (zerver/views/drafts.py, zerver/lib/drafts.py). */
-import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDrafts, type DraftInput } from '../../engine/drafts.ts';
+import { checkDraftsSyncEnabled, createDrafts, deleteDraft, editDraft, listDrafts, type DraftInput } from '../../engine/messages/drafts.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { isObject } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';

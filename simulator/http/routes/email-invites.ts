@@ -1,7 +1,7 @@
 /** Email invitations: POST /invites (send-invites), DELETE /invites/{invite_id}, POST /invites/{invite_id}/resend. Guests and bots are refused first. */
-import { resendEmailInvite, revokeEmailInvite, sendInvites } from '../../engine/email-invites.ts';
-import { withValue } from '../../engine/events.ts';
-import { INVITATION_LINK_VALIDITY_MINUTES, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../../engine/invites.ts';
+import { resendEmailInvite, revokeEmailInvite, sendInvites } from '../../engine/users/email-invites.ts';
+import { withValue } from '../../engine/events/effects.ts';
+import { INVITATION_LINK_VALIDITY_MINUTES, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../../engine/users/invites.ts';
 import { defineRoute } from '../define-route.ts';
 import { Refusal, type Route } from '../route.ts';
 import { inviteAs, minutesOrNull } from './invites.ts';

@@ -1,10 +1,10 @@
 /** The real-time event system (zerver/views/events_register.py, zerver/tornado/views.py): POST /register, GET /events, DELETE /events. */
 import { ChatError } from '../../engine/errors.ts';
-import { deleteQueue, getEvents } from '../../engine/event-queue.ts';
+import { deleteQueue, getEvents } from '../../engine/events/queues.ts';
 import type { EventNarrowTerm } from '../../engine/narrow/events.ts';
-import { queueOptions, registerQueue } from '../../engine/register.ts';
+import { queueOptions, registerQueue } from '../../engine/events/register.ts';
 import { clientName } from '../../engine/messages/send.ts';
-import { pronounsFieldTypeSupported } from '../../engine/user-agent.ts';
+import { pronounsFieldTypeSupported } from '../../engine/events/user-agent.ts';
 import { parkPoll } from '../long-poll.ts';
 import { boolOrNull, intOrNull, nonNegative, stringListOrNull } from '../checks.ts';
 import { defineRoute, paramList } from '../define-route.ts';

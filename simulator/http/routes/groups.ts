@@ -4,7 +4,7 @@
  * accepted, as from feature level 496.
  */
 import { ChatError } from '../../engine/errors.ts';
-import { parseGroupSettingChange, parseGroupSettingValue, type GroupSettingChange } from '../../engine/groups.ts';
+import { parseGroupSettingChange, parseGroupSettingValue, type GroupSettingChange } from '../../engine/groups/groups.ts';
 import { USER_GROUP_SETTINGS, type GroupSettingValue, type UserGroupSetting, type UserRecord } from '../../engine/state.ts';
 import {
   canCreateGroups,
@@ -16,8 +16,8 @@ import {
   listUserGroups,
   updateGroupMembership,
   updateUserGroup,
-} from '../../engine/user-groups.ts';
-import { withValue } from '../../engine/events.ts';
+} from '../../engine/groups/user-groups.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { boolParam } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

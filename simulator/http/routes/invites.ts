@@ -7,9 +7,9 @@ import {
   createMultiuseInvite,
   listInvites,
   revokeMultiuseInvite,
-} from '../../engine/invites.ts';
+} from '../../engine/users/invites.ts';
 import type { Role } from '../../engine/state.ts';
-import { withValue } from '../../engine/events.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

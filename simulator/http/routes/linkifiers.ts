@@ -1,5 +1,5 @@
 /** Realm linkifiers: the list, and their administration (zerver/views/realm_linkifiers.py). */
-import { addLinkifier, linkifiersForApi, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../engine/linkifier-admin.ts';
+import { addLinkifier, linkifiersForApi, removeLinkifier, reorderLinkifiers, updateLinkifier } from '../../engine/realm/linkifiers.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

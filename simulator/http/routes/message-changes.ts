@@ -5,7 +5,7 @@
 import { deleteMessage } from '../../engine/messages/delete.ts';
 import { PROPAGATE_MODES, updateMessage } from '../../engine/messages/edit.ts';
 import { getMessageHistory } from '../../engine/messages/history.ts';
-import { sendMessageEditTyping, TYPING_OPS } from '../../engine/typing.ts';
+import { sendMessageEditTyping, TYPING_OPS } from '../../engine/messages/typing.ts';
 import { nonNegative } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

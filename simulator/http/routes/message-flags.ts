@@ -1,6 +1,6 @@
 // Read state: POST /messages/flags, /messages/flags/narrow and the deprecated bulk read endpoints.
 // Parameters in the views' declaration order (the first invalid one is reported).
-import { mapOutcome } from '../../engine/events.ts';
+import { mapOutcome } from '../../engine/events/effects.ts';
 import { parseAnchor } from '../../engine/messages/fetch.ts';
 import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from '../../engine/messages/flags.ts';
 import { parseNarrow } from '../../engine/narrow/parse.ts';

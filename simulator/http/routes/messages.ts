@@ -6,7 +6,7 @@ import { addReaction, removeReaction } from '../../engine/messages/reactions.ts'
 import { clientName, sendMessage } from '../../engine/messages/send.ts';
 import { parseNarrow } from '../../engine/narrow/parse.ts';
 import { SerializedFields } from '../envelope.ts';
-import { mapOutcome, withValue } from '../../engine/events.ts';
+import { mapOutcome, withValue } from '../../engine/events/effects.ts';
 import { nonNegative, nonNegativeList } from '../checks.ts';
 import { defineRoute, paramList } from '../define-route.ts';
 import type { Route } from '../route.ts';

@@ -1,5 +1,5 @@
 /** Muting another user: POST and DELETE /users/me/muted_users/{muted_user_id}. */
-import { muteUser, unmuteUser } from '../../engine/muted-users.ts';
+import { muteUser, unmuteUser } from '../../engine/users/muted-users.ts';
 import { intInPath } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

@@ -1,7 +1,7 @@
 /** A user's own composing aids: saved snippets (zerver/views/saved_snippets.py, zerver/actions/saved_snippets.py) and navigation views (zerver/views/navigation_views.py, zerver/actions/navigation_views.py). */
 import { ChatError } from '../../engine/errors.ts';
-import { addNavigationView, listNavigationViews, removeNavigationView, updateNavigationView } from '../../engine/navigation-views.ts';
-import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, listSavedSnippets } from '../../engine/saved-snippets.ts';
+import { addNavigationView, listNavigationViews, removeNavigationView, updateNavigationView } from '../../engine/users/navigation-views.ts';
+import { createSavedSnippet, deleteSavedSnippet, editSavedSnippet, listSavedSnippets } from '../../engine/messages/saved-snippets.ts';
 import { trimmedNonBlank } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

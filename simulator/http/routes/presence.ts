@@ -1,5 +1,5 @@
 /** Presence (zerver/views/presence.py, zerver/lib/presence.py): report one's own, read the realm's, read one user's. */
-import { realmPresence, reportPresence, userPresence } from '../../engine/presence.ts';
+import { realmPresence, reportPresence, userPresence } from '../../engine/users/presence.ts';
 import { intOrNull } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

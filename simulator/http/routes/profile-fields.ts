@@ -4,16 +4,16 @@ import {
   removeOwnProfileData,
   updateOwnProfileData,
   type ProfileDataChange,
-} from '../../engine/custom-profile-fields.ts';
+} from '../../engine/users/profile-fields.ts';
 import {
   createCustomProfileField,
   deleteCustomProfileField,
   reorderCustomProfileFields,
   updateCustomProfileField,
   type ProfileFieldData,
-} from '../../engine/custom-profile-field-admin.ts';
+} from '../../engine/users/profile-field-admin.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { withValue } from '../../engine/events.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { isObject } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

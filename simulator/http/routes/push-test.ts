@@ -1,5 +1,5 @@
 /** POST /mobile_push/test_notification (test-notify): a test push to your legacy push tokens. */
-import { sendTestNotification } from '../../engine/push.ts';
+import { sendTestNotification } from '../../engine/integrations/push.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

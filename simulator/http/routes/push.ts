@@ -1,7 +1,7 @@
 /** Push registrations and devices (zerver/views/push_notifications.py, zerver/views/devices.py). */
-import { PUSH_TOKEN_KINDS, registerClientDevice, registerPushDevice, removeClientDevice } from '../../engine/devices.ts';
+import { PUSH_TOKEN_KINDS, registerClientDevice, registerPushDevice, removeClientDevice } from '../../engine/integrations/devices.ts';
 import { ChatError } from '../../engine/errors.ts';
-import { addPushToken, removePushToken, sendE2eeTestNotification } from '../../engine/push.ts';
+import { addPushToken, removePushToken, sendE2eeTestNotification } from '../../engine/integrations/push.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

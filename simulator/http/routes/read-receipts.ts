@@ -1,5 +1,5 @@
 /** GET /messages/{message_id}/read_receipts (get-read-receipts). */
-import { readReceipts } from '../../engine/read-receipts.ts';
+import { readReceipts } from '../../engine/messages/read-receipts.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

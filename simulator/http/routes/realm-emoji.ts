@@ -1,5 +1,5 @@
 /** Custom emoji (zerver/views/realm_emoji.py): list, upload, deactivate. */
-import { addRealmEmoji, realmEmojiDict, removeRealmEmoji } from '../../engine/realm-emoji.ts';
+import { addRealmEmoji, realmEmojiDict, removeRealmEmoji } from '../../engine/realm/custom-emoji.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

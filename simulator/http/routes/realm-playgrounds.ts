@@ -1,5 +1,5 @@
 /** Code playgrounds: POST /realm/playgrounds (add-code-playground), DELETE /realm/playgrounds/{playground_id} (remove-code-playground). */
-import { addPlayground, checkPygmentsLanguage, removePlayground } from '../../engine/realm-playgrounds.ts';
+import { addPlayground, checkPygmentsLanguage, removePlayground } from '../../engine/realm/playgrounds.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

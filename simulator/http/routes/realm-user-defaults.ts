@@ -1,7 +1,7 @@
 /** PATCH /realm/user_settings_defaults (update-realm-user-settings-defaults): one parameter per setting, typed and limited as PATCH /settings has them. */
-import { REALM_DEFAULT_SETTINGS, updateRealmUserSettingsDefaults } from '../../engine/realm-user-defaults.ts';
-import type { SettingValue } from '../../engine/user-settings.ts';
-import { withValue } from '../../engine/events.ts';
+import { REALM_DEFAULT_SETTINGS, updateRealmUserSettingsDefaults } from '../../engine/realm/user-settings-defaults.ts';
+import type { SettingValue } from '../../engine/users/settings.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import type { Route } from '../route.ts';
 
 export const realmUserDefaultsRoutes: Route[] = [

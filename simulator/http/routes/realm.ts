@@ -1,6 +1,6 @@
 /** The organization's settings: PATCH /realm (zerver/views/realm.py, zerver/actions/realm_settings.py). */
 import { ChatError } from '../../engine/errors.ts';
-import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups.ts';
+import { parseGroupSettingChange, type GroupSettingChange } from '../../engine/groups/groups.ts';
 import {
   EDIT_HISTORY_POLICY_VALUES,
   ORG_TYPES,
@@ -9,7 +9,7 @@ import {
   updateRealm,
   type RealmProperty,
   type RealmUpdate,
-} from '../../engine/realm-settings.ts';
+} from '../../engine/realm/settings.ts';
 import { REALM_GROUP_SETTINGS, type RealmGroupSetting } from '../../engine/state.ts';
 import { boolParam, nonNegative } from '../checks.ts';
 import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';

@@ -8,7 +8,7 @@ import {
   scheduleMessage,
   type ApiRecipientType,
   type ScheduledTo,
-} from '../../engine/scheduled-messages.ts';
+} from '../../engine/messages/scheduled.ts';
 import { isInt } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route, RouteContext } from '../route.ts';

@@ -1,5 +1,5 @@
 /** Server and realm information clients read before and right after logging in (zerver/views/auth.py, zerver/views/realm.py). */
-import { serverSettings } from '../../engine/server-settings.ts';
+import { serverSettings } from '../../engine/realm/server-settings.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

@@ -2,9 +2,9 @@
  * PATCH /settings (zerver/views/user_settings.py), also at the legacy paths older clients call: one
  * parameter per row of the settings table, typed and limited to its allowed values.
  */
-import { changeSettings } from '../../engine/settings-change.ts';
-import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../engine/user-settings.ts';
-import { withValue } from '../../engine/events.ts';
+import { changeSettings } from '../../engine/users/settings-change.ts';
+import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../../engine/users/settings.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import type { ParamSpec, Route } from '../route.ts';
 

@@ -1,8 +1,8 @@
 /** User statuses (zerver/views/presence.py, zerver/actions/user_status.py). */
 import { ChatError } from '../../engine/errors.ts';
-import { MAX_STATUS_TEXT_LENGTH, getStatusOf, updateOwnStatus, updateStatusOf } from '../../engine/user-status.ts';
+import { MAX_STATUS_TEXT_LENGTH, getStatusOf, updateOwnStatus, updateStatusOf } from '../../engine/users/status.ts';
 import { codePointLength } from '../../engine/text.ts';
-import { withValue } from '../../engine/events.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

@@ -1,7 +1,7 @@
 // POST /typing: someone is composing a direct or channel message. (The "is editing a message"
 // indicator, POST /messages/{id}/typing, sits with the other message changes.) Parameters in the
 // view's order: its Python names sorted (notification_to, operator, req_type, stream_id, topic).
-import { sendTypingNotification, TYPING_OPS, TYPING_RECIPIENT_TYPES } from '../../engine/typing.ts';
+import { sendTypingNotification, TYPING_OPS, TYPING_RECIPIENT_TYPES } from '../../engine/messages/typing.ts';
 import { intListOrNull, intOrNull, trimmed } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';

@@ -12,7 +12,7 @@ import {
   listAttachments,
   uploadFile,
   type UploadAccess,
-} from '../../engine/attachments.ts';
+} from '../../engine/integrations/attachments.ts';
 import type { AttachmentRecord } from '../../engine/state.ts';
 import { defineRoute, paramList } from '../define-route.ts';
 import { RawReply, type Route } from '../route.ts';

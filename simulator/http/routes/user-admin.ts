@@ -1,6 +1,6 @@
 /** User administration (zerver/views/users.py): create, edit another user, reactivate. */
-import { ROLES, createUser, reactivateUser, updateUser } from '../../engine/user-admin.ts';
-import { withValue } from '../../engine/events.ts';
+import { ROLES, createUser, reactivateUser, updateUser } from '../../engine/users/admin.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 import { parseChanges } from './profile-fields.ts';

@@ -1,5 +1,5 @@
 /** Topic visibility: POST /user_topics, and the legacy muted_topics endpoint Python's `mute_topic` calls. */
-import { updateMutedTopic, updateUserTopic, VISIBILITY_POLICIES } from '../../engine/user-topics.ts';
+import { updateMutedTopic, updateUserTopic, VISIBILITY_POLICIES } from '../../engine/channels/user-topics.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 

@@ -10,10 +10,10 @@ import {
   formatUser,
   listUsers,
   type DeactivationAction,
-} from '../../engine/users.ts';
+} from '../../engine/users/users.ts';
 import { userJsonMembers } from '../../engine/user-json.ts';
 import { SerializedFields } from '../envelope.ts';
-import { withValue } from '../../engine/events.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute, paramList } from '../define-route.ts';
 import type { ResponseOf, Route } from '../route.ts';
 

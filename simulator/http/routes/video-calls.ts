@@ -2,8 +2,8 @@
  * Video-call creation (zerver/views/video_calls.py). The specification's neutral path is canonical;
  * Zulip's own path for the same provider is served too, because real clients send it.
  */
-import { createVideoCall } from '../../engine/video-calls.ts';
-import { withValue } from '../../engine/events.ts';
+import { createVideoCall } from '../../engine/integrations/video-calls.ts';
+import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import { Refusal, type Route } from '../route.ts';
 import type { Engine } from '../../engine/core.ts';

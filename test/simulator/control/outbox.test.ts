@@ -1,10 +1,10 @@
 /**
- * The outbox (simulator/control/outbox.ts, engine/outgoing-webhooks.ts): what the server sends out
+ * The outbox (simulator/control/outbox.ts, engine/integrations/outgoing-webhooks.ts): what the server sends out
  * of the organization, recorded instead of sent: emails, pushes, Notification Bot's messages and
  * the requests outgoing-webhook bots would get, byte for byte.
  */
 import { describe, expect, it } from 'vitest';
-import { pythonJsonDumps } from '../../../simulator/engine/outgoing-webhooks.ts';
+import { pythonJsonDumps } from '../../../simulator/engine/integrations/outgoing-webhooks.ts';
 import { CONTROL_PREFIX, createSimulator, fixedClock, type Simulator } from '../../../simulator/index.ts';
 
 const T = 1_700_200_000;

@@ -3,8 +3,8 @@
 // clock, memory bounds, compression, and per-queue capability variants.
 import { describe, expect, it } from 'vitest';
 import { commit } from '../../../simulator/engine/core.ts';
-import { effect, outcome } from '../../../simulator/engine/events.ts';
-import { MAX_QUEUED_EVENTS } from '../../../simulator/engine/event-queue.ts';
+import { effect, outcome } from '../../../simulator/engine/events/effects.ts';
+import { MAX_QUEUED_EVENTS } from '../../../simulator/engine/events/queues.ts';
 import { manualClock } from '../../../simulator/index.ts';
 import { ID, NOW, sim } from '../helpers.ts';
 import { pending, poll, register, send } from './helpers.ts';

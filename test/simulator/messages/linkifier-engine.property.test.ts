@@ -4,7 +4,7 @@
 // below is that version, kept here verbatim in behaviour.
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { checkPattern } from '../../../simulator/engine/linkifier-syntax.ts';
+import { checkPattern } from '../../../simulator/engine/realm/linkifier-syntax.ts';
 import { expandUrlTemplate, linkifyText, type Linkifier, type LinkifierMatch } from '../../../simulator/engine/markdown/linkifiers.ts';
 
 const BEFORE = 'linkifier_before_match';
