@@ -4,7 +4,7 @@
  * module (users, channels, messages, drafts, groups, ...) can import it without forming a circle;
  * `engine.ts` builds an engine on top of all of them.
  */
-import type { EngineCaches } from './caches.ts';
+import type { EngineCaches } from './fast/caches.ts';
 import type { Deps } from './deps.ts';
 import type { EventQueues } from './events/queues.ts';
 import type { Outcome } from './events/effects.ts';
@@ -22,7 +22,7 @@ export interface Engine {
    * whoever delivers them (the simulator's webhook delivery); none: they are only recorded.
    */
   onOutgoingWebhook?: ((trigger: OutgoingWebhookTrigger) => void) | undefined;
-  /** What this engine keeps only to answer faster (caches.ts): made with it, dropped with it. */
+  /** What this engine keeps only to answer faster (fast/caches.ts): made with it, dropped with it. */
   caches: EngineCaches;
 }
 

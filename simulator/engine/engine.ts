@@ -5,7 +5,7 @@
  * and returning an `Outcome`; the read helpers they share are in `core.ts`.
  */
 import type { Fixture } from '../../schemas/generated/types/chat/fixture.ts';
-import { createEngineCaches } from './caches.ts';
+import { createEngineCaches } from './fast/caches.ts';
 import type { Engine } from './core.ts';
 import { fixedClock, resumeRandom, seededRandom, type Clock, type Deps } from './deps.ts';
 import { createEventQueues } from './events/delivery.ts';

@@ -11,7 +11,7 @@ import { readLimited } from './body.ts';
 import { isPromise, type Handle, type RequestTraits } from './dispatch.ts';
 import { internalErrorResponse, transportErrorResponse, type RawResponse } from './envelope.ts';
 import { createHardenedServer, type HardenedServer, type ServerLimits } from './hardening.ts';
-import { TextSlab } from './text-slab.ts';
+import { TextSlab } from './fast/text-slab.ts';
 
 /**
  * Body limits, as Zulip's stack has them: form data beyond Django's DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -193,7 +193,7 @@ export function createHttpServer(handle: Handle, options: HttpOptions = {}): Har
     // socket. Long text (a page of messages) is encoded once into bytes, which give its length
     // and go to the socket as they are, where text was measured, then copied into a scratch
     // area three times its length and encoded again; into a slab, not a buffer of its own per
-    // answer (text-slab.ts).
+    // answer (fast/text-slab.ts).
     const payload = out.bytes ?? (out.body.length > LONG_TEXT ? longText.encode(out.body) : out.body);
     res.writeHead(out.status, headerList(out.headers, payload)).end(payload);
   }

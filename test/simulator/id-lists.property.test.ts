@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sortedDistinct } from '../../simulator/engine/id-lists.ts';
+import { sortedDistinct } from '../../simulator/engine/fast/id-lists.ts';
 import { dmKey } from '../../simulator/engine/messages/store.ts';
 
 const ids = fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 30 });

@@ -1,11 +1,11 @@
 /**
- * Long answers are encoded into slices of a shared slab (simulator/http/text-slab.ts). Each must
+ * Long answers are encoded into slices of a shared slab (simulator/http/fast/text-slab.ts). Each must
  * be exactly the text's UTF-8 (as Buffer.from writes it, lone surrogates included), and stay so
  * while later answers are encoded: a slice handed to the socket is never written again.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TextSlab } from '../../simulator/http/text-slab.ts';
+import { TextSlab } from '../../simulator/http/fast/text-slab.ts';
 
 // Text beyond ASCII (two-, three- and four-byte characters) and lone surrogates, in pieces, so
 // that some answers are concatenations, as the engine writes them.

@@ -1,5 +1,5 @@
 /**
- * GET /users/me writes its User object as JSON text itself (engine/user-json.ts), and dates with
+ * GET /users/me writes its User object as JSON text itself (engine/fast/user-json.ts), and dates with
  * integer arithmetic (isoMinute). Both must give exactly the text they replace: JSON.stringify of
  * formatUser() for any user, viewer and options, profile fields in any order and with any ids;
  * the Date's ISO text for any time a Date can hold.
@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../simulator/engine/core.ts';
 import type { CustomProfileField, UserRecord } from '../../simulator/engine/state.ts';
-import { userJsonMembers } from '../../simulator/engine/user-json.ts';
+import { userJsonMembers } from '../../simulator/engine/fast/user-json.ts';
 import { formatUser, isoMinute } from '../../simulator/engine/users/users.ts';
 import { basicAuth } from '../../simulator/index.ts';
 import { sim } from './helpers.ts';

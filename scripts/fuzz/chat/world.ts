@@ -6,7 +6,7 @@
  * go through a real HTTP server in front of that dispatcher.
  */
 import { DEFAULT_FIXTURE, basicAuth, routes as tableRoutes } from '../../../simulator/index.ts';
-import { createEngineCaches } from '../../../simulator/engine/caches.ts';
+import { createEngineCaches } from '../../../simulator/engine/fast/caches.ts';
 import type { Engine } from '../../../simulator/engine/core.ts';
 import { seededRandom, steppingClock } from '../../../simulator/engine/deps.ts';
 import { simulatedClock } from '../../../simulator/engine/simulated-clock.ts';

@@ -4,7 +4,7 @@
  * adapted to each queue's options and capabilities. Effects stay canonical (modern shapes, `""`
  * topics, full avatar URLs): per-queue variants are made at delivery, as Tornado does.
  */
-import { sortedDistinct } from '../id-lists.ts';
+import { sortedDistinct } from '../fast/id-lists.ts';
 import { FLAG_SPACE, type StoredMessage } from '../messages/store.ts';
 
 export interface Effect {

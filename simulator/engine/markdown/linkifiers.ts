@@ -38,7 +38,7 @@ function preparePattern(source: string): string {
 }
 
 /**
- * What the engine keeps for linkifiers (caches.ts): each linkifier object's compiled pattern (the
+ * What the engine keeps for linkifiers (simulator/engine/fast/caches.ts): each linkifier object's compiled pattern (the
  * realm's list keeps its objects, so a render does no string work to find it), and topic links
  * per list. Checked against the pattern and list on every read.
  */

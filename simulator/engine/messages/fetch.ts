@@ -8,7 +8,7 @@ import type { UserRecord } from '../state.ts';
 import { isConversationMuted } from '../channels/user-topics.ts';
 import { viewerFlagBits } from './access.ts';
 import { apiFlags, escapedTopic, formatMessage, type FormatOptions } from './format.ts';
-import { MessageJsonWriter } from './format-json.ts';
+import { MessageJsonWriter } from '../fast/format-json.ts';
 import { FLAG_BITS, getMessage, lowerBound, userFlagBits, type StoredMessage } from './store.ts';
 import type { CheckMessagesMatchNarrowResponse } from '../../../schemas/generated/types/chat/responses/check-messages-match-narrow.ts';
 import type { GetMessageResponse } from '../../../schemas/generated/types/chat/responses/get-message.ts';
@@ -110,7 +110,7 @@ function take(iterator: Iterator<Hit>, n: number): Hit[] {
   return out;
 }
 
-/** The hits as a JSON array of message objects (see format-json.ts), oldest first. */
+/** The hits as a JSON array of message objects (see ../fast/format-json.ts), oldest first. */
 function messagesJson(engine: Engine, hits: readonly Hit[], narrow: CompiledNarrow, options: FormatOptions): string {
   const writer = new MessageJsonWriter(engine, options, narrow.isSearch ? narrow.searchWords : null);
   let text = '[';

@@ -21,7 +21,7 @@ import {
 } from '../core.ts';
 import { channelLinkSyntax } from '../markdown/hash.ts';
 import { isMeMessage, renderMarkdown, type RenderResult } from '../markdown/index.ts';
-import { sortedDistinct } from '../id-lists.ts';
+import { sortedDistinct } from '../fast/id-lists.ts';
 import { usersWhoMuted } from '../users/muted-users.ts';
 import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { recordOutgoingWebhooks } from '../integrations/outgoing-webhooks.ts';

@@ -8,7 +8,7 @@
 // Per-user flags (Zulip's UserMessage rows) are kept per message as one packed number array,
 // `userId * FLAG_SPACE + flagBits`, sorted by user id: one 8-byte slot per recipient instead of an
 // object per row, which keeps a stored message well under 1 KB beyond its content.
-import { sortedDistinct } from '../id-lists.ts';
+import { sortedDistinct } from '../fast/id-lists.ts';
 
 /** Bit positions of the per-user message flags (Zulip's UserMessage.flags, the ones we model). */
 export const FLAG_BITS = {

@@ -11,7 +11,7 @@ import {
   listUsers,
   type DeactivationAction,
 } from '../../engine/users/users.ts';
-import { userJsonMembers } from '../../engine/user-json.ts';
+import { userJsonMembers } from '../../engine/fast/user-json.ts';
 import { SerializedFields } from '../envelope.ts';
 import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute, paramList } from '../define-route.ts';
@@ -66,7 +66,7 @@ export const userRoutes: Route[] = [
       const ids = engine.state.messages.byUser.get(me.id);
       // Deprecated: the highest message id the user received, or -1.
       const maxMessageId = ids && ids.length > 0 ? ids[ids.length - 1]! : -1;
-      // The User object (is_active among its fields) written as text: see engine/user-json.ts.
+      // The User object (is_active among its fields) written as text: see engine/fast/user-json.ts.
       const members = userJsonMembers(engine, me, me, { clientGravatar: false, includeCustomProfileFields: !me.is_bot });
       return new SerializedFields<ResponseOf<'get-own-user'>>(`${members},"max_message_id":${maxMessageId}`);
     },

@@ -1,5 +1,5 @@
 /**
- * GET /messages writes its message objects as JSON text itself (format-json.ts) instead of
+ * GET /messages writes its message objects as JSON text itself (simulator/engine/fast/format-json.ts) instead of
  * building objects for JSON.stringify. Its body must stay byte for byte what the objects gave:
  * formatMessage() with the viewer's flags (and match_* for searches) in the envelope, after any
  * history of sends, reactions, edits, moves, flag changes, renames and linkifiers, for any viewer

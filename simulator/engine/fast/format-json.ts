@@ -1,6 +1,6 @@
 // Fast path. Oracle: JSON.stringify of formatMessage() (messages/format.ts) with the viewer's
 // flags, the plain version; held to it byte for byte by test/simulator/messages/format-json.property.test.ts.
-// What it keeps between answers is the engine's (engine.caches.messageJson, caches.ts).
+// What it keeps between answers is the engine's (engine.caches.messageJson, simulator/engine/fast/caches.ts).
 //
 // Message objects written straight to JSON text, for answers that carry many of them (GET
 // /messages). The text is byte for byte JSON.stringify of formatMessage() with the viewer's flags
@@ -17,10 +17,10 @@ import { topicLinksJson } from '../markdown/index.ts';
 import { highlightHtml } from '../narrow/search.ts';
 import type { Engine } from '../core.ts';
 import type { UserRecord } from '../state.ts';
-import { apiFlags, cachedAvatarUrl, displayRecipient, displayTopic, editFields, escapedTopic, type FormatOptions } from './format.ts';
-import { dmKey, type StoredMessage } from './store.ts';
+import { apiFlags, cachedAvatarUrl, displayRecipient, displayTopic, editFields, escapedTopic, type FormatOptions } from '../messages/format.ts';
+import { dmKey, type StoredMessage } from '../messages/store.ts';
 
-/** What a writer keeps from one answer to the next: the engine's (caches.ts), each entry described below. */
+/** What a writer keeps from one answer to the next: the engine's (simulator/engine/fast/caches.ts), each entry described below. */
 export interface MessageJsonCaches {
   flags: Map<number, string>;
   leading: WeakMap<StoredMessage, LeadingFields>;

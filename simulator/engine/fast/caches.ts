@@ -5,16 +5,16 @@
  * the state object it describes (a state replaced whole starts without one), so none can go
  * stale; losing all of them changes no answer. The modules that read them say what each keeps.
  */
-import type { AlertWordIndex } from './users/alert-words.ts';
-import type { LinkifierCaches } from './markdown/linkifiers.ts';
-import type { AvatarEntry } from './messages/format.ts';
-import type { MessageJsonCaches } from './messages/format-json.ts';
-import type { WordIndex } from './narrow/search.ts';
-import type { MessageStore } from './messages/store.ts';
-import type { ScheduledMessageRecord, UserRecord } from './state.ts';
+import type { AlertWordIndex } from '../users/alert-words.ts';
+import type { LinkifierCaches } from '../markdown/linkifiers.ts';
+import type { AvatarEntry } from '../messages/format.ts';
+import type { MessageJsonCaches } from './format-json.ts';
+import type { WordIndex } from '../narrow/search.ts';
+import type { MessageStore } from '../messages/store.ts';
+import type { ScheduledMessageRecord, UserRecord } from '../state.ts';
 
 export interface EngineCaches {
-  /** messages/format-json.ts: message and sender text kept from one GET /messages answer to the next. */
+  /** fast/format-json.ts: message and sender text kept from one GET /messages answer to the next. */
   messageJson: MessageJsonCaches;
   /** messages/format.ts: each sender's avatar_url with what it was computed from. */
   avatars: WeakMap<UserRecord, AvatarEntry>;

@@ -6,9 +6,9 @@
 // but JSON.stringify leaves its fast path on profile_data, whose keys (field ids) are integer-like,
 // and that made the serialisation the largest cost of the request after the socket write. Nothing
 // is kept between calls: the text is written from the state as it is now.
-import { avatarUrl, canSeeDeliveryEmail, type Engine } from './core.ts';
-import { ROLE, type UserRecord } from './state.ts';
-import { isoMinute, type FormatUserOptions } from './users/users.ts';
+import { avatarUrl, canSeeDeliveryEmail, type Engine } from '../core.ts';
+import { ROLE, type UserRecord } from '../state.ts';
+import { isoMinute, type FormatUserOptions } from '../users/users.ts';
 
 /**
  * A value's JSON: a string needing no escapes (no quote, backslash, control character or
