@@ -52,7 +52,9 @@ export const PACKAGE = {
   root: ROOT,
   outdir: path.join(ROOT, 'lib'),
   entries: {
-    index: { source: 'simulator/index.ts', format: /** @type {const} */ ('cjs') },
+    // zxcvbn (800 KB of dictionaries, used only by production's password rules) is loaded from
+    // beside the package when a fixture asks for those rules: scripts/package-shims/zxcvbn.cjs.
+    index: { source: 'simulator/index.ts', format: /** @type {const} */ ('cjs'), replace: { zxcvbn: 'scripts/package-shims/zxcvbn.cjs' } },
     cli: { source: 'simulator/cli/team-chat-simulator.ts', executable: true, link: { 'simulator/index.ts': './index.mjs' } },
   },
   // A map would point at sources the package does not ship.

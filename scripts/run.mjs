@@ -194,6 +194,26 @@ function linkInsteadOfBundling(root, links) {
 }
 
 /**
+ * Packages an entry takes from a stand-in file instead of bundling them (`replace`: specifier →
+ * file under the root); the stand-in's own `require` of the same name stays a real require.
+ * @param {string} root @param {Record<string, string>} replacements @returns {import('esbuild').Plugin}
+ */
+function replacePackages(root, replacements) {
+  const files = new Map(Object.entries(replacements).map(([specifier, file]) => [specifier, path.join(root, file)]));
+  const filter = new RegExp(`^(${[...files.keys()].map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'replace-packages',
+    setup(build) {
+      build.onResolve({ filter }, (args) => {
+        const file = files.get(args.path);
+        if (file === undefined) return undefined;
+        return args.importer === file ? { path: args.path, external: true } : { path: file };
+      });
+    },
+  };
+}
+
+/**
  * Compile entries into the project's outdir. Throws an Error whose message lists esbuild's
  * diagnostics when the sources do not compile. Resolves to each entry's inputs (paths under the
  * project's root, packages' files included).
@@ -205,7 +225,7 @@ export async function compile(project, names) {
   /** @type {Record<string, string[]>} */
   const inputs = {};
   await Promise.all(names.map(async (name) => {
-    const { source, format = 'esm', executable = false, link } = entryOptions(project, name);
+    const { source, format = 'esm', executable = false, link, replace } = entryOptions(project, name);
     const banner = [executable ? '#!/usr/bin/env node' : '', format === 'esm' ? REQUIRE_SHIM : ''].filter(Boolean).join('\n');
     let result;
     try {
@@ -222,7 +242,7 @@ export async function compile(project, names) {
         sourcemap: project.sourcemaps === false ? false : 'linked',
         sourcesContent: false,
         metafile: true,
-        plugins: [keepReadFieldsOnly, ...(link ? [linkInsteadOfBundling(project.root, link)] : [])],
+        plugins: [keepReadFieldsOnly, ...(link ? [linkInsteadOfBundling(project.root, link)] : []), ...(replace ? [replacePackages(project.root, replace)] : [])],
         write: false,
         logLevel: 'silent',
       });

@@ -20,8 +20,11 @@ const run = promisify(execFile);
 const NAME = 'team-chat-simulator';
 /** The package's README (simulator/README.md, swapped in by prepack): a page, not the repository's manual. */
 const README_BUDGET = 30 * 1024;
-/** Packed bytes allowed before someone has to look at what grew (345 kB when this was written). */
-const TARBALL_BUDGET = 600_000;
+/**
+ * Packed bytes allowed before someone has to look at what grew (345 kB when this was written; 619 kB
+ * with the live console, webhook delivery and the endpoints since, zxcvbn's dictionaries left out).
+ */
+const TARBALL_BUDGET = 700_000;
 /** Each step starts processes (tsc, vitest): generous, for a busy machine; a hang still ends. */
 const STEP_TIMEOUT = 300_000;
 

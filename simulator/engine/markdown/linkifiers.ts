@@ -18,9 +18,22 @@ export interface Linkifier {
   url_template: string;
 }
 
+/**
+ * What linkifying reads of a compiled re2js pattern. Structural, so that the declarations the npm
+ * package ships (the engine's caches hold compiled linkifiers) need no re2js types of their own.
+ */
+export interface CompiledPattern {
+  test(text: string): boolean;
+  matcher(text: string): {
+    find(from: number): boolean;
+    group(name?: string): string | null;
+    start(name?: string): number;
+  };
+}
+
 /** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
 export interface Compiled {
-  re: RE2JS | null;
+  re: CompiledPattern | null;
   /** The user's group names, which fill the URL template. */
   groups: string[];
   source: string;
