@@ -10,6 +10,7 @@ import { steppingClock, type Clock } from './engine/deps.ts';
 import { getUserByEmail, type Engine } from './engine/core.ts';
 import { installedContract } from './contract.ts';
 import { createEngine } from './engine/engine.ts';
+import { prepareGuessScorer } from './engine/users/passwords.ts';
 import { closeAllQueues } from './engine/events/queues.ts';
 import { FixtureError, validateFixture } from './engine/fixture.ts';
 import { setPushServiceFailure } from './engine/integrations/push.ts';
@@ -332,8 +333,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     if (realmUrl !== undefined) next.state.realm.url = realmUrl;
     return next;
   };
-  const build = (from: Fixture = fixture): Engine =>
-    withRealmUrl(createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), immutable: checked.has(from), observeEvents }));
+  const build = (from: Fixture = fixture): Engine => {
+    const next = withRealmUrl(createEngine(from, { seed, clock: baseClock(from), validated: checked.has(from), immutable: checked.has(from), observeEvents }));
+    prepareGuessScorer(next.state.realm);
+    return next;
+  };
   engine = build();
   if (options.realTime) clock.followRealTime(true);
   const replaceEngine = (next: Engine): void => {

@@ -187,6 +187,24 @@ import('${NAME}').then((imported) => {
     expect(report.names).toEqual(expect.arrayContaining(['createSimulator', 'FixtureError', 'manualClock', 'DEFAULT_FIXTURE', 'routes']));
   }, STEP_TIMEOUT);
 
+  it("production's password rules without zxcvbn beside the package: createSimulator says what to install", async () => {
+    await writeFile(
+      path.join(project, 'production-passwords.cjs'),
+      `const { createSimulator, DEFAULT_FIXTURE } = require('${NAME}');
+const fixture = structuredClone(DEFAULT_FIXTURE);
+fixture.realm.password_min_length = 6;
+fixture.realm.password_min_guesses = 10000;
+createSimulator();
+try { createSimulator({ fixture }); console.log('created'); } catch (error) { console.log(error.message); }
+`,
+    );
+    const result = await outcome(process.execPath, ['production-passwords.cjs'], project);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe(
+      "realm.password_min_guesses needs zxcvbn to score passwords: install it beside team-chat-simulator (npm install --save-dev zxcvbn), or set password_min_guesses to 0 as Zulip's development server has it",
+    );
+  }, STEP_TIMEOUT);
+
   // What `npm i -D typescript @types/node` installs, and what a project on Node 20 pins: the
   // declarations must stand on their own (TypeScript 6 and later load no @types unless named).
   describe.each(['20', 'latest'])('with @types/node@%s', (nodeTypes) => {
