@@ -8,7 +8,7 @@ import { isAdmin, isOwner, isSystemBotEmail, nowSeconds, type Engine } from '../
 import { ChatError } from '../errors.ts';
 import { outcome, type Effect, type Outcome } from '../events/effects.ts';
 import { hasRealmGroupPermission } from '../groups/groups.ts';
-import { accessStreamsForInvite, checkInviteRole, invitesChanged } from './invite-rules.ts';
+import { accessStreamsForInvite, checkInviteRole, controlledInvites, invitesChanged } from './invite-rules.ts';
 import type { CreateInviteParams } from './invites.ts';
 import { ROLE, nextId, type EmailInvite, type Role, type UserRecord } from '../state.ts';
 import { isValidEmail, userByDeliveryEmail } from './emails.ts';
@@ -150,19 +150,16 @@ export function sendInvites(engine: Engine, actor: UserRecord, p: SendInvitesPar
 /** do_get_invites_controlled_by_user's email part: unexpired invitations, all of them for administrators. */
 export function listEmailInvites(engine: Engine, user: UserRecord): EmailInviteDict[] {
   const now = nowSeconds(engine);
-  return [...engine.state.emailInvites.values()]
-    .filter((invite) => isValid(invite, now) && (isAdmin(user) || invite.referred_by === user.id))
-    .sort((a, b) => a.id - b.id)
-    .map((invite) => ({
-      id: invite.id,
-      invited_by_user_id: invite.referred_by,
-      invited: invite.date_sent,
-      expiry_date: invite.expiry_date,
-      invited_as: invite.invited_as,
-      email: invite.email,
-      is_multiuse: false,
-      notify_referrer_on_join: invite.notify_referrer_on_join,
-    }));
+  return controlledInvites(user, engine.state.emailInvites.values(), (invite) => isValid(invite, now)).map((invite) => ({
+    id: invite.id,
+    invited_by_user_id: invite.referred_by,
+    invited: invite.date_sent,
+    expiry_date: invite.expiry_date,
+    invited_as: invite.invited_as,
+    email: invite.email,
+    is_multiuse: false,
+    notify_referrer_on_join: invite.notify_referrer_on_join,
+  }));
 }
 
 /** access_invite_by_id: someone else's invitation needs an administrator (an owner for an owner invitation). */

@@ -46,3 +46,15 @@ export function accessStreamsForInvite(engine: Engine, actor: UserRecord, stream
     throw ChatError.badRequest('You do not have permission to subscribe other users to channels.');
   }
 }
+
+/**
+ * do_get_invites_controlled_by_user's rule: every valid invitation for administrators, only one's
+ * own for anyone else, in id order. Email invitations and reusable links differ only in validity.
+ */
+export function controlledInvites<T extends { id: number; referred_by: number }>(
+  user: UserRecord,
+  invites: Iterable<T>,
+  valid: (invite: T) => boolean,
+): T[] {
+  return [...invites].filter((invite) => valid(invite) && (isAdmin(user) || invite.referred_by === user.id)).sort((a, b) => a.id - b.id);
+}

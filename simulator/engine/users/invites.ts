@@ -11,7 +11,7 @@ import { hasRealmGroupPermission } from '../groups/groups.ts';
 import { ROLE, nextId, type MultiuseInvite, type Role, type UserRecord } from '../state.ts';
 import { accessGroupForUpdate } from '../groups/user-groups.ts';
 import { expireEmailInvitesBy, listEmailInvites, type EmailInviteDict } from './email-invites.ts';
-import { accessStreamsForInvite, checkInviteRole, invitesChanged } from './invite-rules.ts';
+import { accessStreamsForInvite, checkInviteRole, controlledInvites, invitesChanged } from './invite-rules.ts';
 
 /** INVITATION_LINK_VALIDITY_DAYS (10) in minutes: the default lifetime of a link. */
 export const INVITATION_LINK_VALIDITY_MINUTES = 14_400;
@@ -98,18 +98,15 @@ export function listInvites(engine: Engine, user: UserRecord): (InviteDict | Ema
 
 function listMultiuseInvites(engine: Engine, user: UserRecord): InviteDict[] {
   const now = nowSeconds(engine);
-  return [...engine.state.invites.values()]
-    .filter((invite) => isValid(invite, now) && (isAdmin(user) || invite.referred_by === user.id))
-    .sort((a, b) => a.id - b.id)
-    .map((invite) => ({
-      id: invite.id,
-      invited_by_user_id: invite.referred_by,
-      invited: invite.date_sent,
-      expiry_date: invite.expiry_date,
-      invited_as: invite.invited_as,
-      link_url: inviteLink(engine, invite),
-      is_multiuse: true,
-    }));
+  return controlledInvites(user, engine.state.invites.values(), (invite) => isValid(invite, now)).map((invite) => ({
+    id: invite.id,
+    invited_by_user_id: invite.referred_by,
+    invited: invite.date_sent,
+    expiry_date: invite.expiry_date,
+    invited_as: invite.invited_as,
+    link_url: inviteLink(engine, invite),
+    is_multiuse: true,
+  }));
 }
 
 /**
