@@ -23,7 +23,7 @@ import { mkdir, open, readFile, rename, rmdir, stat, unlink } from 'node:fs/prom
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import fg from 'fast-glob';
-import { checkOutputs } from './check-output.ts';
+import { checkOutputs, checkOutputsInSlices } from './check-output.ts';
 import { documentOutputs, emitCatalog, type OutFile, type Outputs, type TextPiece } from './emit.ts';
 import type { Issue } from './issues.ts';
 import { JsonCache } from './json.ts';
@@ -31,6 +31,8 @@ import { docSitePath, resolvesIn, type KnownTargets } from './link-check.ts';
 import { buildCatalog as assembleCatalog, type Catalog } from './model.ts';
 import { parseSource } from './parse.ts';
 import { ENCODINGS } from './precompress.ts';
+import { searchDocuments } from './search/documents.ts';
+import { buildSearchIndexInSteps } from './search/engine.ts';
 import { buildSettings, checkFile, checkSet, generatedAtOf, outputPaths, reportFailure, twinSink, type BuildOptions, type BuildResult, type FileCheck } from './pipeline.ts';
 import { textOf, writeOutputs } from './serialize.ts';
 import type { TwinMemo } from './twins.ts';
@@ -44,141 +46,269 @@ export type IncrementalResult = BuildResult & {
   firstOutputMs?: number;
 };
 
+/** What a save did at once, before any pass. */
+export interface SaveResult {
+  /**
+   * The saved documents' own files (detail JSON, Markdown twin, with their twins) hold the save
+   * now. False when they wait for the next pass: a new, removed or broken file, a changed slug,
+   * title or address, or another such change not yet built.
+   */
+  done: boolean;
+  /** Files written. */
+  written: number;
+  ms: number;
+}
+
+/** Where a pass can be held (tests): after the whole set is checked, after emitting, before writing. */
+export type PassStage = 'checked' | 'emitted' | 'writing';
+
+export interface IncrementalHooks {
+  /** Awaited at each stage of a pass; saves keep running meanwhile. */
+  stage?: (stage: PassStage) => Promise<void> | void;
+}
+
 export interface IncrementalBuild {
   /**
-   * Build again. `changed`: paths relative to the content folder (POSIX) that were added, changed
-   * or removed, files or folders; null reads everything (the first run does anyway).
+   * Build again: `save` then `pass`. `changed`: paths relative to the content folder (POSIX)
+   * that were added, changed or removed, files or folders; null reads everything (the first run
+   * does anyway).
    */
   run(changed: Iterable<string> | null): Promise<IncrementalResult>;
+  /**
+   * Read these paths again and write the saved documents' own files at once, from the last good
+   * catalog, when the edits allow it (editsInPlace). Runs while a pass is running: the pass
+   * gives way (it pauses between slices of its work while a save is under way) and never
+   * overwrites what a later save wrote.
+   */
+  save(changed: Iterable<string>): Promise<SaveResult>;
+  /** Check the whole set and bring every output up to date with the files read so far. */
+  pass(): Promise<IncrementalResult>;
 }
 
 /** What the last good run wrote, to compare the next one with. */
 interface Previous {
   catalog: Catalog;
-  outputs: Outputs;
   /** Per JSON file: its value; per composed JSON file: its parts; per text file: its text or pieces. */
   shapes: Map<string, Shape>;
   /** The catalog's slugs and page addresses, for checking an edited document on its own. */
   known: KnownTargets;
+  /** Its documents by content path (`content/…`). */
+  docs: Map<string, CollectionDoc>;
 }
 
 type Shape = { kind: 'value'; value: unknown } | { kind: 'parts'; parts: unknown[]; items: Map<string, object> } | { kind: 'text'; text: string } | { kind: 'pieces'; pieces: TextPiece[] };
 
+/** An output written since the last good pass, outside it (by a save, or early in a pass that then failed). */
+interface Written {
+  shape: Shape;
+  /** The save generation that wrote it (a pass writes with the generation it started at). */
+  gen: number;
+}
+
+/** A pass gives the thread back after this much work, so a save's files are not held up. */
+const SLICE_MS = 8;
+
 const isContentFile = (rel: string): boolean => rel.endsWith('.md') && rel !== 'README.md' && !rel.split('/').some((s) => s.startsWith('.'));
 
-export function createIncrementalBuild(options: BuildOptions): IncrementalBuild {
+export function createIncrementalBuild(options: BuildOptions, hooks: IncrementalHooks = {}): IncrementalBuild {
   const log = options.log ?? (() => {});
   const files = new Map<string, FileCheck>();
   const cache = new JsonCache({ retain: true });
   const passed = new WeakMap<object, Set<string>>();
   const twins: TwinMemo = new WeakMap();
   let previous: Previous | null = null;
-  /** The last run succeeded: every file known is free of problems and dist/ matches them. */
-  let clean = false;
   let loaded = false;
+  /** Content paths changed since the files `previous` was built from. */
+  const dirty = new Set<string>();
+  /** Outputs written outside a successful pass since `previous`: what dist/ holds for them. */
+  const written = new Map<string, Written>();
+  /** Per output, the newest generation that claimed it: an older writer leaves it alone. */
+  const claimed = new Map<string, number>();
+  /** Bumped by each save that writes. */
+  let gen = 0;
+  const commits = createCommits(claimed);
+  /** Saves under way: a pass waits for them at its next pause. */
+  let saving: Promise<unknown> = Promise.resolve();
+  let savesUnderWay = 0;
+  let sliceStart = performance.now();
 
-  async function read(rel: string): Promise<void> {
+  /** Between slices of a pass: give way to I/O, and to any save under way until it is done. */
+  async function pause(force = false): Promise<void> {
+    if (!force && performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (savesUnderWay > 0) await saving;
+    sliceStart = performance.now();
+  }
+
+  async function read(rel: string, affected: Set<string>): Promise<void> {
     const abs = path.join(options.contentDir, rel);
     const st = await stat(abs).catch(() => null);
     if (!st) {
       // Gone: the file, or a folder and everything that was in it.
-      files.delete(rel);
-      for (const known of [...files.keys()]) if (known.startsWith(`${rel}/`)) files.delete(known);
+      if (files.delete(rel)) affected.add(rel);
+      for (const known of [...files.keys()]) {
+        if (!known.startsWith(`${rel}/`)) continue;
+        files.delete(known);
+        affected.add(known);
+      }
       return;
     }
     if (st.isDirectory()) {
-      for (const inner of await fg('**/*.md', { cwd: abs, dot: false, onlyFiles: true })) await read(`${rel}/${inner}`);
+      for (const inner of await fg('**/*.md', { cwd: abs, dot: false, onlyFiles: true })) await read(`${rel}/${inner}`, affected);
       return;
     }
     if (!isContentFile(rel)) return;
+    affected.add(rel);
     const bytes = await readFile(abs).catch(() => null);
     if (!bytes) return void files.delete(rel);
     files.set(rel, checkFile(parseSource({ file: `content/${rel}`, rel, bytes }), log));
   }
 
+  /** What dist/ holds for an output, as far as this process knows. */
+  const onDisk = (rel: string): Shape | undefined => written.get(rel)?.shape ?? previous?.shapes.get(rel);
+
+  /** Check `outputs` and write those that differ from dist/, as generation `at`; issues stop it. */
+  async function writeOwn(outputs: Outputs, at: number): Promise<{ issues: Issue[]; count: number }> {
+    if (outputs.size === 0) return { issues: [], count: 0 };
+    const issues = checkOutputs(outputs, passed);
+    if (issues.length > 0) return { issues, count: 0 };
+    const changed = new Set([...outputs].filter(([rel, out]) => !sameAs(onDisk(rel), out)).map(([rel]) => rel));
+    for (const rel of changed) {
+      written.set(rel, { shape: shapeOf(outputs.get(rel) as OutFile), gen: at });
+      claimed.set(rel, Math.max(claimed.get(rel) ?? 0, at));
+    }
+    await writeInPlace(options.outDir, outputs, cache, changed, options, commits, at);
+    return { issues: [], count: changed.size };
+  }
+
+  async function save(changed: Iterable<string>): Promise<SaveResult> {
+    const started = performance.now();
+    savesUnderWay += 1;
+    const done = saveNow(changed, started);
+    saving = done.catch(() => {});
+    try {
+      return await done;
+    } finally {
+      savesUnderWay -= 1;
+    }
+  }
+
+  async function saveNow(changed: Iterable<string>, started: number): Promise<SaveResult> {
+    if (!loaded) return { done: false, written: 0, ms: 0 };
+    const affected = new Set<string>();
+    for (const rel of [...new Set(changed)].sort()) await read(rel, affected);
+    for (const rel of affected) dirty.add(rel);
+    const last = previous;
+    const result = (done: boolean, count = 0): SaveResult => ({ done, written: count, ms: Math.round(performance.now() - started) });
+    if (!last || affected.size === 0) return result(false);
+    const docs = editsInPlace([...dirty].sort(), last.docs, files, last.known);
+    if (!docs || !(await stat(options.outDir).then((s) => s.isDirectory(), () => false))) return result(false);
+    // Every document changed since the last good pass, not only this save's: one an earlier save
+    // could not write (another file was broken then) is written as soon as the set allows it.
+    const own: Outputs = new Map();
+    for (const doc of docs) for (const [rel, out] of documentOutputs(last.catalog, doc, twins)) own.set(rel, out);
+    gen += 1;
+    const { issues, count } = await writeOwn(own, gen);
+    return result(issues.length === 0, count);
+  }
+
   async function run(changed: Iterable<string> | null): Promise<IncrementalResult> {
-    const result = await attempt(changed);
-    clean = result.ok;
+    if (changed === null) loaded = false;
+    const saved = changed === null ? null : await save(changed);
+    const result = await pass();
+    if (saved?.done && result.ok && saved.written > 0) return { ...result, firstOutputMs: saved.ms };
     return result;
   }
 
-  async function attempt(changed: Iterable<string> | null): Promise<IncrementalResult> {
+  async function pass(): Promise<IncrementalResult> {
     const started = performance.now();
+    sliceStart = started;
     const settings = await buildSettings(options);
     if ('issues' in settings) return reportFailure(options, settings.issues);
-    let touched: string[] = [];
-    let before = new Map<string, FileCheck | undefined>();
-    if (changed === null || !loaded) {
+    if (!loaded) {
       files.clear();
       const rels = (await fg('**/*.md', { cwd: options.contentDir, ignore: ['README.md'], dot: false, onlyFiles: true })).sort();
-      for (const rel of rels) await read(rel);
+      for (const rel of rels) await read(rel, new Set());
       loaded = true;
-    } else {
-      touched = [...new Set(changed)].sort();
-      before = new Map(touched.map((rel) => [rel, files.get(rel)]));
-      for (const rel of touched) await read(rel);
     }
+    await pause(true);
+    // What this pass builds: the files as read so far. A save from now on is newer than the pass.
+    const at = gen;
+    const snapshot = [...files.keys()].sort().map((rel) => files.get(rel) as FileCheck);
+    const covered = new Map([...dirty].map((rel) => [rel, files.get(rel)]));
     const outDirExists = await stat(options.outDir).then((s) => s.isDirectory(), () => false);
 
-    // The edited documents' own files first: what the editor waits for. When the edit leaves every
-    // document's kind, slug, title and address as they were, and the last run was clean, the
-    // edited documents are checked on their own against the last catalog and their files are
-    // written from it before the whole set is checked (on a large catalog that check and the
-    // catalog's assembly take most of the time). The full pass below makes the same files from
-    // the new catalog and rewrites any that differ, so the end result is the full build's.
-    let firstOutputMs: number | undefined;
-    let writtenEarly = 0;
-    const early = new Map<string, OutFile>();
-    const writeOwnFiles = async (catalog: Catalog, docs: readonly CollectionDoc[], last: Previous): Promise<Issue[]> => {
-      for (const doc of docs) for (const [rel, out] of documentOutputs(catalog, doc, twins)) early.set(rel, out);
-      if (early.size === 0) return [];
-      const issues = checkOutputs(early, passed);
-      if (issues.length > 0) return issues;
-      const changedEarly = new Set([...early].filter(([rel, out]) => !sameAsBefore(last, rel, out)).map(([rel]) => rel));
-      await writeInPlace(options.outDir, early, cache, changedEarly, options);
-      writtenEarly = changedEarly.size;
-      firstOutputMs = performance.now() - started;
-      return [];
-    };
-    const quick = clean && previous && outDirExists ? editsInPlace(touched, before, files, previous.known) : null;
-    if (quick && previous) {
-      const issues = await writeOwnFiles(previous.catalog, quick, previous);
-      if (issues.length > 0) return reportFailure(options, issues);
-    }
-
-    const checked = checkSet([...files.keys()].sort().map((rel) => files.get(rel) as FileCheck));
+    const checked = checkSet(snapshot);
     if (checked.issues.length > 0) return reportFailure(options, checked.issues);
-
     const catalog = assembleCatalog(checked.docs, settings.site, previous?.catalog);
     const generatedAt = generatedAtOf(settings.epoch, catalog.updated);
-    if (!previous || !outDirExists) return firstBuild(catalog, generatedAt, started);
+    if (!previous || !outDirExists) return firstBuild(catalog, generatedAt, started, at, covered);
     const last = previous;
+    await hooks.stage?.('checked');
+    await pause();
 
-    if (!quick) {
-      const edited = new Set(touched.map((rel) => `content/${rel}`));
-      const docs = checked.docs.filter((doc): doc is CollectionDoc => doc.kind !== 'organization' && edited.has(doc.file));
-      const issues = await writeOwnFiles(catalog, docs, last);
-      if (issues.length > 0) return reportFailure(options, issues);
+    // The changed documents' own files first, from the new catalog: those a save could not write
+    // (a new document, a changed title…), or that the new catalog shows differently.
+    let firstOutputMs: number | undefined;
+    const edited = new Set([...covered.keys()].map((rel) => `content/${rel}`));
+    const own: Outputs = new Map();
+    for (const doc of checked.docs) {
+      if (doc.kind !== 'organization' && edited.has(doc.file)) for (const [rel, out] of documentOutputs(catalog, doc, twins)) own.set(rel, out);
     }
+    const early = await writeOwn(own, at);
+    if (early.issues.length > 0) return reportFailure(options, early.issues);
+    if (early.count > 0) firstOutputMs = performance.now() - started;
+    await pause();
 
-    const outputs = emitCatalog(catalog, { generatedAt, twins });
-    const { shapes, changedFiles } = compare(last, outputs);
+    // The search index is the largest single piece of work: built in steps.
+    const steps = buildSearchIndexInSteps(searchDocuments(catalog));
+    let step = steps.next();
+    while (!step.done) {
+      await pause();
+      step = steps.next();
+    }
+    const outputs = emitCatalog(catalog, { generatedAt, twins, searchIndex: step.value });
+    await hooks.stage?.('emitted');
+    await pause();
+    const { shapes, changedFiles } = await compare(last, outputs, pause);
+    // What saves (or a failed pass) wrote meanwhile: the same bytes are not written again, and
+    // what a save newer than this pass wrote stays (the next pass has its file).
+    for (const [rel, w] of written) {
+      const out = outputs.get(rel);
+      if (w.gen > at) {
+        changedFiles.delete(rel);
+        shapes.set(rel, w.shape);
+      } else if (out && sameAs(w.shape, out)) changedFiles.delete(rel);
+      else if (out) changedFiles.add(rel);
+    }
     const toCheck: Outputs = new Map([...outputs].filter(([rel]) => changedFiles.has(rel)));
-    const issues = checkOutputs(toCheck, passed);
+    const issues = await checkOutputsInSlices(toCheck, passed);
     if (issues.length > 0) return reportFailure(options, issues);
-    // Written early with the same bytes: not again.
-    for (const [rel, out] of early) if (changedFiles.has(rel) && sameOutput(out, outputs.get(rel))) changedFiles.delete(rel);
-    await writeInPlace(options.outDir, outputs, cache, changedFiles, options);
-    const removed = [...last.outputs.keys()].filter((rel) => !outputs.has(rel));
-    for (const rel of removed) await removeOutput(options.outDir, rel);
-    previous = { catalog, outputs, shapes, known: knownTargets(catalog) };
+    await hooks.stage?.('writing');
+    await pause();
+    await writeInPlace(options.outDir, outputs, cache, changedFiles, options, commits, at);
+    const removed = [...new Set([...last.shapes.keys(), ...written.keys()])].filter((rel) => !outputs.has(rel) && !((written.get(rel)?.gen ?? 0) > at));
+    for (const rel of removed) {
+      shapes.delete(rel);
+      await commits.remove(options.outDir, rel, at);
+    }
+    settle(catalog, shapes, at, covered);
     const ms = Math.round(performance.now() - started);
-    const count = writtenEarly + changedFiles.size + removed.length;
+    const count = early.count + changedFiles.size + removed.length;
     log(`Rebuilt in ${ms} ms: ${count} file(s) changed`);
     return { ok: true, files: outputs.size, bytes: 0, ms, changed: count, ...(firstOutputMs === undefined ? {} : { firstOutputMs: Math.round(firstOutputMs) }) };
   }
 
-  async function firstBuild(catalog: Catalog, generatedAt: string, started: number): Promise<IncrementalResult> {
+  /** A pass succeeded: its catalog is the last good one; what saves wrote after it began stays on record. */
+  function settle(catalog: Catalog, shapes: Map<string, Shape>, at: number, covered: ReadonlyMap<string, FileCheck | undefined>): void {
+    previous = { catalog, shapes, known: knownTargets(catalog), docs: docsByFile(catalog) };
+    for (const [rel, w] of [...written]) if (w.gen <= at) written.delete(rel);
+    for (const [rel, w] of written) shapes.set(rel, w.shape);
+    written.clear();
+    for (const [rel, check] of covered) if (files.get(rel) === check) dirty.delete(rel);
+  }
+
+  async function firstBuild(catalog: Catalog, generatedAt: string, started: number, at: number, covered: ReadonlyMap<string, FileCheck | undefined>): Promise<IncrementalResult> {
     const outputs = emitCatalog(catalog, { generatedAt, twins });
     const pending = prepareWrite(options.outDir, outputPaths(outputs, options));
     let issues: Issue[];
@@ -192,33 +322,36 @@ export function createIncrementalBuild(options: BuildOptions): IncrementalBuild 
       await pending.discard();
       return reportFailure(options, issues);
     }
-    const written = await pending.commit(async (sink) => {
+    const stats = await pending.commit(async (sink) => {
       const target = twinSink(sink, options);
       await writeOutputs(outputs, target, cache);
       await target.flush();
     });
-    previous = { catalog, outputs, shapes: compare(null, outputs).shapes, known: knownTargets(catalog) };
+    // The folder swap replaced whatever saves wrote: this build's files are what dist/ holds.
+    written.clear();
+    settle(catalog, (await compare(null, outputs)).shapes, at, covered);
     const ms = Math.round(performance.now() - started);
-    log(`Built ${written.files} files, ${written.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
-    return { ok: true, files: written.files, bytes: written.bytes, ms, changed: written.files };
+    log(`Built ${stats.files} files, ${stats.bytes} bytes in ${ms} ms → ${path.relative(process.cwd(), path.resolve(options.outDir)) || '.'}`);
+    return { ok: true, files: stats.files, bytes: stats.bytes, ms, changed: stats.files };
   }
 
-  return { run };
+  return { run, save, pass };
 }
 
 /**
- * The edited documents, when each edit keeps what other documents' own files show of it (kind,
- * slug, title, address; a service's line, position and sectors) and checkLinks would still pass
- * with it: then their own files can be made from the last catalog. Null when any touched path is
- * anything else (a new, removed or broken file, a folder, a draft).
+ * The documents changed since the last good pass, when each edit keeps what other documents' own
+ * files show of it (kind, slug, title, address; a service's line, position and sectors) and
+ * checkLinks would still pass with it: then their own files can be made from the last catalog.
+ * Null when any changed path is anything else (a new, removed or broken file, a folder, a draft,
+ * organization.md).
  */
-function editsInPlace(touched: readonly string[], before: ReadonlyMap<string, FileCheck | undefined>, files: ReadonlyMap<string, FileCheck>, known: KnownTargets): CollectionDoc[] | null {
-  if (touched.length === 0) return null;
+function editsInPlace(changed: readonly string[], lastDocs: ReadonlyMap<string, CollectionDoc>, files: ReadonlyMap<string, FileCheck>, known: KnownTargets): CollectionDoc[] | null {
+  if (changed.length === 0) return null;
   const docs: CollectionDoc[] = [];
-  for (const rel of touched) {
-    const old = before.get(rel)?.doc;
+  for (const rel of changed) {
+    const old = lastDocs.get(`content/${rel}`);
     const now = files.get(rel);
-    if (!old || !now?.doc || now.issues.length > 0 || old.kind === 'organization' || now.doc.kind === 'organization') return null;
+    if (!old || !now?.doc || now.issues.length > 0 || now.doc.kind === 'organization') return null;
     if (!sameIdentity(old, now.doc) || !(resolvesIn(now.doc, known))) return null;
     docs.push(now.doc);
   }
@@ -242,25 +375,28 @@ function knownTargets(c: Catalog): KnownTargets {
   };
 }
 
-/** Whether an early output (a changed document's own file) has the bytes the last run wrote. */
-function sameAsBefore(previous: Previous, rel: string, out: OutFile): boolean {
-  const shape = previous.shapes.get(rel);
-  if (!shape) return false;
-  if (out.kind === 'json') return shape.kind === 'value' && sameJson(out.value, shape.value);
-  return shape.kind === 'text' && shape.text === textOf(out);
+function docsByFile(c: Catalog): Map<string, CollectionDoc> {
+  const docs: CollectionDoc[] = [...c.services, ...c.sectors, ...c.insights, ...c.areas, ...c.pages];
+  return new Map(docs.map((d) => [d.file, d]));
 }
 
-function sameOutput(a: OutFile, b: OutFile | undefined): boolean {
-  if (!b || a.kind !== b.kind) return false;
-  if (a.kind === 'json' && b.kind === 'json') return !a.compose && !b.compose && sameJson(a.value, b.value);
-  return a.kind === 'text' && b.kind === 'text' && !a.compose && !b.compose && textOf(a) === textOf(b);
+/** An output's shape as compare records it (own files: never composed). */
+function shapeOf(out: OutFile): Shape {
+  return out.kind === 'json' ? { kind: 'value', value: out.value } : { kind: 'text', text: textOf(out) };
+}
+
+/** Whether an output (a document's own file) has the bytes of `shape`. */
+function sameAs(shape: Shape | undefined, out: OutFile): boolean {
+  if (!shape) return false;
+  if (out.kind === 'json') return !out.compose && shape.kind === 'value' && sameJson(out.value, shape.value);
+  return !out.compose && shape.kind === 'text' && shape.text === textOf(out);
 }
 
 /**
  * Compare this run's outputs with the last run's: unchanged values are swapped for the last run's
  * objects (keeping their cached strings and schema checks), and the files that differ are named.
  */
-function compare(previous: Previous | null, outputs: Outputs): { shapes: Map<string, Shape>; changedFiles: Set<string> } {
+async function compare(previous: Previous | null, outputs: Outputs, pause: () => Promise<void> = async () => {}): Promise<{ shapes: Map<string, Shape>; changedFiles: Set<string> }> {
   const shapes = new Map<string, Shape>();
   const changedFiles = new Set<string>();
   /** New object → the equal object of the last run, so a detail item found again in the bundle is recognised. */
@@ -268,6 +404,7 @@ function compare(previous: Previous | null, outputs: Outputs): { shapes: Map<str
   const before = (rel: string) => previous?.shapes.get(rel);
 
   for (const [rel, out] of outputs) {
+    await pause();
     if (out.kind !== 'json' || out.compose) continue;
     const old = before(rel);
     if (old?.kind === 'value' && sameJson(out.value, old.value)) {
@@ -279,6 +416,7 @@ function compare(previous: Previous | null, outputs: Outputs): { shapes: Map<str
     shapes.set(rel, { kind: 'value', value: out.value });
   }
   for (const [rel, out] of outputs) {
+    await pause();
     if (out.kind !== 'json' || !out.compose) continue;
     const old = before(rel);
     const oldItems = old?.kind === 'parts' ? old.items : new Map<string, object>();
@@ -301,6 +439,7 @@ function compare(previous: Previous | null, outputs: Outputs): { shapes: Map<str
     shapes.set(rel, { kind: 'parts', parts, items });
   }
   for (const [rel, out] of outputs) {
+    await pause();
     if (out.kind !== 'text' || out.compose) continue;
     const text = textOf(out);
     const old = before(rel);
@@ -308,6 +447,7 @@ function compare(previous: Previous | null, outputs: Outputs): { shapes: Map<str
     shapes.set(rel, { kind: 'text', text });
   }
   for (const [rel, out] of outputs) {
+    await pause();
     if (out.kind !== 'text' || !out.compose) continue;
     const pieces = [...out.render()];
     const old = before(rel);
@@ -368,29 +508,79 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * Who may replace which file of dist/: a writer of generation `at` replaces a file only while no
+ * newer save has claimed it (`claimed`, by output; a twin goes with its file), so a pass that
+ * started before a save never puts back what the save replaced. The check and the rename of one
+ * file run one at a time, so the newest claim wins whatever order the writers finish in.
+ */
+interface Commits {
+  /** Rename the written temporary file over `rel`, or drop it if a newer save claimed `rel`. */
+  commit(outDir: string, rel: string, tmp: string, at: number): Promise<void>;
+  /** Remove an output no longer emitted, its twins and the folders it leaves empty, unless newer. */
+  remove(outDir: string, rel: string, at: number): Promise<void>;
+}
+
+function createCommits(claimed: ReadonlyMap<string, number>): Commits {
+  const queues = new Map<string, Promise<void>>();
+  const ownerOf = (rel: string): string => {
+    const twin = ENCODINGS.find((e) => rel.endsWith(e.suffix));
+    return twin ? rel.slice(0, -twin.suffix.length) : rel;
+  };
+  const newer = (rel: string, at: number): boolean => (claimed.get(ownerOf(rel)) ?? 0) > at;
+  /** Run `task` after the tasks queued for `rel` before it. */
+  const inTurn = (rel: string, task: () => Promise<void>): Promise<void> => {
+    const run = (queues.get(rel) ?? Promise.resolve()).then(task);
+    const tail = run.catch(() => {});
+    queues.set(rel, tail);
+    void tail.then(() => queues.get(rel) === tail && queues.delete(rel));
+    return run;
+  };
+  return {
+    commit: (outDir, rel, tmp, at) => inTurn(rel, async () => {
+      if (newer(rel, at)) await unlink(tmp).catch(() => {});
+      else await rename(tmp, path.join(outDir, rel));
+    }),
+    remove: (outDir, rel, at) => inTurn(rel, async () => {
+      if (newer(rel, at)) return;
+      for (const file of [rel, ...ENCODINGS.map((e) => `${rel}${e.suffix}`)]) await unlink(path.join(outDir, file)).catch(() => {});
+      for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) {
+        try {
+          await rmdir(path.join(outDir, dir));
+        } catch {
+          break;
+        }
+      }
+    }),
+  };
+}
+
 /** Text gathered into writes of about this many characters. */
 const CHUNK_CHARS = 1 << 20;
+let temporaries = 0;
 
 /**
  * Writes straight into dist/, each file replaced atomically: written under a hidden name beside
- * it (a server never serves dot-files), then renamed over the old one.
+ * it (a server never serves dot-files; one name per write, as a save and a pass may write the
+ * same file at once), then renamed over the old one through `commits`.
  */
-function inPlaceSink(outDir: string): WriteSink {
-  const temp = (dest: string): string => path.join(path.dirname(dest), `.${path.basename(dest)}.${process.pid}.tmp`);
+function inPlaceSink(outDir: string, commits: Commits, at: number): WriteSink {
   const begin = async (rel: string) => {
     const dest = path.join(outDir, rel);
     await mkdir(path.dirname(dest), { recursive: true });
-    return { dest, tmp: temp(dest), handle: await open(temp(dest), 'w') };
+    temporaries += 1;
+    const tmp = path.join(path.dirname(dest), `.${path.basename(dest)}.${process.pid}.${temporaries}.tmp`);
+    return { tmp, handle: await open(tmp, 'w') };
   };
   return {
     async file(rel, data) {
-      const { dest, tmp, handle } = await begin(rel);
+      const { tmp, handle } = await begin(rel);
       try {
         await handle.writeFile(data);
       } finally {
         await handle.close();
       }
-      await rename(tmp, dest);
+      await commits.commit(outDir, rel, tmp, at);
     },
     stream(rel): FileStream {
       const opened = begin(rel);
@@ -411,9 +601,9 @@ function inPlaceSink(outDir: string): WriteSink {
         },
         async end() {
           await flush();
-          const { dest, tmp, handle } = await opened;
+          const { tmp, handle } = await opened;
           await handle.close();
-          await rename(tmp, dest);
+          await commits.commit(outDir, rel, tmp, at);
         },
       };
     },
@@ -421,21 +611,8 @@ function inPlaceSink(outDir: string): WriteSink {
 }
 
 /** Write the outputs named in `only` in place, each with its precompressed twins when the build makes them. */
-async function writeInPlace(outDir: string, outputs: Outputs, cache: JsonCache, only: ReadonlySet<string>, options: Pick<BuildOptions, 'precompress'>): Promise<void> {
-  const sink = twinSink(inPlaceSink(outDir), options);
+async function writeInPlace(outDir: string, outputs: Outputs, cache: JsonCache, only: ReadonlySet<string>, options: Pick<BuildOptions, 'precompress'>, commits: Commits, at: number): Promise<void> {
+  const sink = twinSink(inPlaceSink(outDir, commits, at), options);
   await writeOutputs(outputs, sink, cache, only);
   await sink.flush();
 }
-
-/** Remove an output no longer emitted, its twins, and the folders it leaves empty. */
-async function removeOutput(outDir: string, rel: string): Promise<void> {
-  for (const file of [rel, ...ENCODINGS.map((e) => `${rel}${e.suffix}`)]) await unlink(path.join(outDir, file)).catch(() => {});
-  for (let dir = path.posix.dirname(rel); dir !== '.'; dir = path.posix.dirname(dir)) {
-    try {
-      await rmdir(path.join(outDir, dir));
-    } catch {
-      break;
-    }
-  }
-}
-

@@ -10,7 +10,7 @@
  * you type) and longer words forgive one typo.
  */
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
-import { buildMiniSearchJson } from './index-builder.ts';
+import { buildMiniSearchJson, buildMiniSearchJsonInSteps } from './index-builder.ts';
 import { normalizeTerm } from './normalize.ts';
 
 export const SEARCH_KINDS = ['service', 'sector', 'insight', 'area', 'page', 'faq'] as const;
@@ -90,6 +90,11 @@ export const SEARCH_OPTIONS = {
 /** The build's side: documents → the index object written to search.json. */
 export function buildSearchIndex(docs: readonly SearchDocument[]): AsPlainObject {
   return buildMiniSearchJson(docs, SEARCH_OPTIONS);
+}
+
+/** The same index, built in steps (see buildMiniSearchJsonInSteps), for `build --watch`. */
+export function buildSearchIndexInSteps(docs: readonly SearchDocument[]): Generator<void, AsPlainObject, void> {
+  return buildMiniSearchJsonInSteps(docs, SEARCH_OPTIONS);
 }
 
 export interface CatalogSearch {

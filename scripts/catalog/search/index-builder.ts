@@ -40,6 +40,22 @@ interface WordRecord {
 }
 
 export function buildMiniSearchJson<Doc extends { id: string }>(docs: readonly Doc[], options: IndexOptions<Doc>): AsPlainObject {
+  const steps = buildMiniSearchJsonInSteps(docs, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Documents indexed, or terms ordered, between two pauses of the stepwise build. */
+const STEP_SIZE = 64;
+
+/**
+ * The same, as a generator that pauses every few documents and terms: `build --watch` runs the
+ * search index of a large catalog between other work (a save's own files) instead of holding
+ * the thread for seconds. Driven to the end it gives the same object.
+ */
+export function* buildMiniSearchJsonInSteps<Doc extends { id: string }>(docs: readonly Doc[], options: IndexOptions<Doc>): Generator<void, AsPlainObject, void> {
   const { fields, storeFields, tokenize, processTerm } = options;
   const words = new Map<string, WordRecord>();
   const termsByText = new Map<string, TermRecord>();
@@ -52,7 +68,9 @@ export function buildMiniSearchJson<Doc extends { id: string }>(docs: readonly D
   const storedFields: Record<number, Record<string, unknown>> = {};
   let pass = 0;
 
-  docs.forEach((doc, shortId) => {
+  for (let shortId = 0; shortId < docs.length; shortId++) {
+    if (shortId % STEP_SIZE === STEP_SIZE - 1) yield;
+    const doc = docs[shortId] as Doc;
     const id = doc.id;
     if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
     if (knownIds.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
@@ -104,12 +122,19 @@ export function buildMiniSearchJson<Doc extends { id: string }>(docs: readonly D
       averageFieldLength[fieldId] = ((averageFieldLength[fieldId] || 0) * shortId + distinct) / (shortId + 1);
       for (const term of counted) (term.postings[fieldId] ??= {})[shortId] = term.count;
     });
-  });
+  }
 
   const tree = new SearchableMap<TermRecord>();
-  for (const term of firstMet) tree.set(term.term, term);
+  for (let i = 0; i < firstMet.length; i++) {
+    if (i % (STEP_SIZE * 64) === STEP_SIZE * 64 - 1) yield;
+    const term = firstMet[i] as TermRecord;
+    tree.set(term.term, term);
+  }
   const index: AsPlainObject['index'] = [];
-  for (const [text, term] of tree) index.push([text, term.postings]);
+  for (const [text, term] of tree) {
+    if (index.length % (STEP_SIZE * 64) === STEP_SIZE * 64 - 1) yield;
+    index.push([text, term.postings]);
+  }
 
   return {
     documentCount: docs.length,
