@@ -304,6 +304,14 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     previous = { catalog, shapes, known: knownTargets(catalog), docs: docsByFile(catalog) };
     for (const [rel, w] of [...written]) if (w.gen <= at) written.delete(rel);
     for (const [rel, w] of written) shapes.set(rel, w.shape);
+    // A file made of others (llms-full.txt holds every twin) is recorded by what it includes, on
+    // the understanding that it holds their text as recorded; it holds the pass's text of a file a
+    // newer save rewrote, so the next pass must write it again.
+    if (written.size > 0) {
+      for (const [rel, shape] of shapes) {
+        if (shape.kind === 'pieces' && shape.pieces.some((p) => typeof p !== 'string' && written.has(p.include))) shapes.set(rel, { kind: 'pieces', pieces: [] });
+      }
+    }
     written.clear();
     for (const [rel, check] of covered) if (files.get(rel) === check) dirty.delete(rel);
   }

@@ -29,6 +29,8 @@ export interface WatchOptions {
 }
 
 export interface CatalogWatcher {
+  /** Resolves when no change waits to be read and no save or pass is running. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,8 +86,13 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
 
   function schedule(): void {
     clearTimeout(timer);
-    timer = setTimeout(save, debounce);
+    timer = setTimeout(() => {
+      timer = undefined;
+      save();
+    }, debounce);
   }
+  /** Passes and saves going on, or changes not read yet. */
+  const busy = (): boolean => passing || timer !== undefined || pending.size > 0;
 
   await pass();
   const watcher = watch(build.contentDir, { ignoreInitial: true });
@@ -97,6 +104,13 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
   watcher.on('error', (error) => opts.report(`Watcher error (still watching): ${(error as Error).message ?? String(error)}`));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    async idle() {
+      for (;;) {
+        await saves;
+        if (!busy()) return;
+        await new Promise((resolve) => setTimeout(resolve, debounce));
+      }
+    },
     async close() {
       closed = true;
       clearTimeout(timer);
