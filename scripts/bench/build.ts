@@ -106,7 +106,7 @@ async function settle(): Promise<void> {
 
 /** The launcher compiles what is stale; doing it now keeps compiling out of the first round. */
 async function compileBoth(): Promise<void> {
-  const child = spawn(process.execPath, [LAUNCHER, '--compile', 'bench-floor', 'build', 'catalog-write-worker'], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [LAUNCHER, '--compile', 'bench-floor', 'build', 'catalog-write-worker', 'catalog-watch-worker'], { stdio: 'inherit' });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error('compiling the entry points failed');
 }

@@ -57,6 +57,20 @@ export interface SaveResult {
   /** Files written. */
   written: number;
   ms: number;
+  /** The save's generation, and what it wrote (output → its shape), for a pass in another thread. */
+  gen: number;
+  entries: [string, Shape][];
+}
+
+/**
+ * How a build shares dist/ with builds in other threads (watch.ts runs the passes in a worker,
+ * the saves on the main thread): who renames files (the thread that holds the claims), and
+ * whether this build writes a save's own files itself.
+ */
+export interface Link {
+  commits?: Commits;
+  /** False in the pass worker: its saves only read, the main thread writes their files. */
+  fastPath?: boolean;
 }
 
 /** Where a pass can be held (tests): after the whole set is checked, after emitting, before writing. */
@@ -78,11 +92,20 @@ export interface IncrementalBuild {
    * Read these paths again and write the saved documents' own files at once, from the last good
    * catalog, when the edits allow it (editsInPlace). Runs while a pass is running: the pass
    * gives way (it pauses between slices of its work while a save is under way) and never
-   * overwrites what a later save wrote.
+   * overwrites what a later save wrote. `gen` (the pass worker): the main thread's generation of
+   * this save.
    */
-  save(changed: Iterable<string>): Promise<SaveResult>;
+  save(changed: Iterable<string>, gen?: number): Promise<SaveResult>;
   /** Check the whole set and bring every output up to date with the files read so far. */
-  pass(): Promise<IncrementalResult>;
+  pass(): Promise<IncrementalResult & { at: number }>;
+  /** The main thread: make the catalog saves work from out of the files read, writing nothing. */
+  refresh(): Promise<boolean>;
+  /** The pass worker: outputs a save wrote (in the main thread), as generation `gen`. */
+  noteWritten(entries: readonly [string, Shape][], gen: number): void;
+  /** The main thread: a pass that began at generation `at` ended; it may have rewritten what older saves wrote. */
+  passEnded(at: number): void;
+  /** Renames into dist/ under this build's claims (the main thread does them for the pass worker). */
+  readonly commits: Commits;
 }
 
 /** What the last good run wrote, to compare the next one with. */
@@ -96,7 +119,7 @@ interface Previous {
   docs: Map<string, CollectionDoc>;
 }
 
-type Shape = { kind: 'value'; value: unknown } | { kind: 'parts'; parts: unknown[]; items: Map<string, object> } | { kind: 'text'; text: string } | { kind: 'pieces'; pieces: TextPiece[] };
+export type Shape = { kind: 'value'; value: unknown } | { kind: 'parts'; parts: unknown[]; items: Map<string, object> } | { kind: 'text'; text: string } | { kind: 'pieces'; pieces: TextPiece[] };
 
 /** An output written since the last good pass, outside it (by a save, or early in a pass that then failed). */
 interface Written {
@@ -110,7 +133,7 @@ const SLICE_MS = 8;
 
 const isContentFile = (rel: string): boolean => rel.endsWith('.md') && rel !== 'README.md' && !rel.split('/').some((s) => s.startsWith('.'));
 
-export function createIncrementalBuild(options: BuildOptions, hooks: IncrementalHooks = {}): IncrementalBuild {
+export function createIncrementalBuild(options: BuildOptions, hooks: IncrementalHooks = {}, link: Link = {}): IncrementalBuild {
   const log = options.log ?? (() => {});
   const files = new Map<string, FileCheck>();
   const cache = new JsonCache({ retain: true });
@@ -126,7 +149,7 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
   const claimed = new Map<string, number>();
   /** Bumped by each save that writes. */
   let gen = 0;
-  const commits = createCommits(claimed);
+  const commits = link.commits ?? createCommits(claimed);
   /** Saves under way: a pass waits for them at its next pause. */
   let saving: Promise<unknown> = Promise.resolve();
   let savesUnderWay = 0;
@@ -181,8 +204,9 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     return { issues: [], count: changed.size };
   }
 
-  async function save(changed: Iterable<string>): Promise<SaveResult> {
+  async function save(changed: Iterable<string>, savedGen?: number): Promise<SaveResult> {
     const started = performance.now();
+    if (savedGen !== undefined) gen = Math.max(gen, savedGen);
     savesUnderWay += 1;
     const done = saveNow(changed, started);
     saving = done.catch(() => {});
@@ -194,13 +218,13 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
   }
 
   async function saveNow(changed: Iterable<string>, started: number): Promise<SaveResult> {
-    if (!loaded) return { done: false, written: 0, ms: 0 };
+    const result = (done: boolean, count = 0, entries: [string, Shape][] = []): SaveResult => ({ done, written: count, ms: Math.round(performance.now() - started), gen, entries });
+    if (!loaded) return result(false);
     const affected = new Set<string>();
     for (const rel of [...new Set(changed)].sort()) await read(rel, affected);
     for (const rel of affected) dirty.add(rel);
     const last = previous;
-    const result = (done: boolean, count = 0): SaveResult => ({ done, written: count, ms: Math.round(performance.now() - started) });
-    if (!last || affected.size === 0) return result(false);
+    if (!last || affected.size === 0 || link.fastPath === false) return result(false);
     const docs = editsInPlace([...dirty].sort(), last.docs, files, last.known);
     if (!docs || !(await stat(options.outDir).then((s) => s.isDirectory(), () => false))) return result(false);
     // Every document changed since the last good pass, not only this save's: one an earlier save
@@ -209,7 +233,38 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     for (const doc of docs) for (const [rel, out] of documentOutputs(last.catalog, doc, twins)) own.set(rel, out);
     gen += 1;
     const { issues, count } = await writeOwn(own, gen);
-    return result(issues.length === 0, count);
+    const entries = issues.length > 0 ? [] : [...own.keys()].flatMap((rel): [string, Shape][] => (written.get(rel)?.gen === gen ? [[rel, (written.get(rel) as Written).shape]] : []));
+    return result(issues.length === 0, count, entries);
+  }
+
+  async function refresh(): Promise<boolean> {
+    const settings = await buildSettings(options);
+    if ('issues' in settings) return false;
+    if (!loaded) await loadAll();
+    const covered = new Map([...dirty].map((rel) => [rel, files.get(rel)]));
+    const checked = checkSet([...files.keys()].sort().map((rel) => files.get(rel) as FileCheck));
+    if (checked.issues.length > 0) return false;
+    const catalog = assembleCatalog(checked.docs, settings.site, previous?.catalog);
+    // What dist/ holds is the pass worker's business: no shapes, so every save writes its files.
+    previous = { catalog, shapes: new Map(), known: knownTargets(catalog), docs: docsByFile(catalog) };
+    for (const [rel, check] of covered) if (files.get(rel) === check) dirty.delete(rel);
+    return true;
+  }
+
+  async function loadAll(): Promise<void> {
+    files.clear();
+    const rels = (await fg('**/*.md', { cwd: options.contentDir, ignore: ['README.md'], dot: false, onlyFiles: true })).sort();
+    for (const rel of rels) await read(rel, new Set());
+    loaded = true;
+  }
+
+  function noteWritten(entries: readonly [string, Shape][], at: number): void {
+    gen = Math.max(gen, at);
+    for (const [rel, shape] of entries) if ((written.get(rel)?.gen ?? -1) <= at) written.set(rel, { shape, gen: at });
+  }
+
+  function passEnded(at: number): void {
+    for (const [rel, w] of [...written]) if (w.gen <= at) written.delete(rel);
   }
 
   async function run(changed: Iterable<string> | null): Promise<IncrementalResult> {
@@ -220,20 +275,23 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     return result;
   }
 
-  async function pass(): Promise<IncrementalResult> {
+  async function pass(): Promise<IncrementalResult & { at: number }> {
+    const result = await passOnce();
+    return { ...result, at: lastAt };
+  }
+
+  let lastAt = 0;
+
+  async function passOnce(): Promise<IncrementalResult> {
     const started = performance.now();
     sliceStart = started;
     const settings = await buildSettings(options);
     if ('issues' in settings) return reportFailure(options, settings.issues);
-    if (!loaded) {
-      files.clear();
-      const rels = (await fg('**/*.md', { cwd: options.contentDir, ignore: ['README.md'], dot: false, onlyFiles: true })).sort();
-      for (const rel of rels) await read(rel, new Set());
-      loaded = true;
-    }
+    if (!loaded) await loadAll();
     await pause(true);
     // What this pass builds: the files as read so far. A save from now on is newer than the pass.
     const at = gen;
+    lastAt = at;
     const snapshot = [...files.keys()].sort().map((rel) => files.get(rel) as FileCheck);
     const covered = new Map([...dirty].map((rel) => [rel, files.get(rel)]));
     const outDirExists = await stat(options.outDir).then((s) => s.isDirectory(), () => false);
@@ -343,7 +401,7 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     return { ok: true, files: stats.files, bytes: stats.bytes, ms, changed: stats.files };
   }
 
-  return { run, save, pass };
+  return { run, save, pass, refresh, noteWritten, passEnded, commits };
 }
 
 /**
@@ -522,14 +580,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
  * started before a save never puts back what the save replaced. The check and the rename of one
  * file run one at a time, so the newest claim wins whatever order the writers finish in.
  */
-interface Commits {
+export interface Commits {
   /** Rename the written temporary file over `rel`, or drop it if a newer save claimed `rel`. */
   commit(outDir: string, rel: string, tmp: string, at: number): Promise<void>;
   /** Remove an output no longer emitted, its twins and the folders it leaves empty, unless newer. */
   remove(outDir: string, rel: string, at: number): Promise<void>;
 }
 
-function createCommits(claimed: ReadonlyMap<string, number>): Commits {
+export function createCommits(claimed: ReadonlyMap<string, number>): Commits {
   const queues = new Map<string, Promise<void>>();
   const ownerOf = (rel: string): string => {
     const twin = ENCODINGS.find((e) => rel.endsWith(e.suffix));

@@ -10,7 +10,7 @@
  *   tsx in each thread instead was tried: it made every build in the tests slower by its start-up.
  */
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const bundled = new Map<string, string>();
@@ -26,7 +26,10 @@ export function startWorker(callerUrl: string, name: string, source: string, opt
   if (code === undefined) {
     // Through createRequire, so that run.mjs's bundles never carry esbuild: this path is for the sources only.
     const esbuild = createRequire(callerUrl)('esbuild') as typeof import('esbuild');
-    const result = esbuild.buildSync({ entryPoints: [file], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
+    // A CommonJS bundle has no import.meta: its modules' address is the worker's source file
+    // (scripts/cli/root.ts finds the project from it, as it does from any source file).
+    const define = { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) };
+    const result = esbuild.buildSync({ entryPoints: [file], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent', define });
     code = result.outputFiles[0]?.text ?? '';
     bundled.set(file, code);
   }
