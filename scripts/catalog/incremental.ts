@@ -143,6 +143,8 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
   let loaded = false;
   /** Content paths changed since the files `previous` was built from. */
   const dirty = new Set<string>();
+  /** Of those, the ones whose own files no save has written since they changed. */
+  const unwritten = new Set<string>();
   /** Outputs written outside a successful pass since `previous`: what dist/ holds for them. */
   const written = new Map<string, Written>();
   /** Per output, the newest generation that claimed it: an older writer leaves it alone. */
@@ -223,16 +225,19 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     const affected = new Set<string>();
     for (const rel of [...new Set(changed)].sort()) await read(rel, affected);
     for (const rel of affected) dirty.add(rel);
+    for (const rel of affected) unwritten.add(rel);
     const last = previous;
     if (!last || affected.size === 0 || link.fastPath === false) return result(false);
     const docs = editsInPlace([...dirty].sort(), last.docs, files, last.known);
     if (!docs || !(await stat(options.outDir).then((s) => s.isDirectory(), () => false))) return result(false);
-    // Every document changed since the last good pass, not only this save's: one an earlier save
-    // could not write (another file was broken then) is written as soon as the set allows it.
+    // This save's documents, and any an earlier save could not write (another file was broken
+    // then): written as soon as the set allows it.
     const own: Outputs = new Map();
-    for (const doc of docs) for (const [rel, out] of documentOutputs(last.catalog, doc, twins)) own.set(rel, out);
+    const mine = docs.filter((doc) => unwritten.has(doc.file.slice('content/'.length)));
+    for (const doc of mine) for (const [rel, out] of documentOutputs(last.catalog, doc, twins)) own.set(rel, out);
     gen += 1;
     const { issues, count } = await writeOwn(own, gen);
+    if (issues.length === 0) for (const doc of mine) unwritten.delete(doc.file.slice('content/'.length));
     const entries = issues.length > 0 ? [] : [...own.keys()].flatMap((rel): [string, Shape][] => (written.get(rel)?.gen === gen ? [[rel, (written.get(rel) as Written).shape]] : []));
     return result(issues.length === 0, count, entries);
   }
@@ -247,7 +252,11 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     const catalog = assembleCatalog(checked.docs, settings.site, previous?.catalog);
     // What dist/ holds is the pass worker's business: no shapes, so every save writes its files.
     previous = { catalog, shapes: new Map(), known: knownTargets(catalog), docs: docsByFile(catalog) };
-    for (const [rel, check] of covered) if (files.get(rel) === check) dirty.delete(rel);
+    for (const [rel, check] of covered) {
+      if (files.get(rel) !== check) continue;
+      dirty.delete(rel);
+      unwritten.delete(rel);
+    }
     return true;
   }
 
@@ -371,7 +380,11 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
       }
     }
     written.clear();
-    for (const [rel, check] of covered) if (files.get(rel) === check) dirty.delete(rel);
+    for (const [rel, check] of covered) {
+      if (files.get(rel) !== check) continue;
+      dirty.delete(rel);
+      unwritten.delete(rel);
+    }
   }
 
   async function firstBuild(catalog: Catalog, generatedAt: string, started: number, at: number, covered: ReadonlyMap<string, FileCheck | undefined>): Promise<IncrementalResult> {

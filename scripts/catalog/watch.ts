@@ -100,7 +100,8 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
     saves = saves.then(async () => {
       try {
         const result = await builder.save(changed);
-        if (!result.done) stale = true;
+        // On one thread the pass itself keeps the saves' catalog up to date.
+        if (!result.done && !opts.inProcess) stale = true;
         passes.saved(changed, result);
         opts.onSave?.(result, changed);
       } catch (error) {

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { IncrementalResult, PassStage, SaveResult } from '../../scripts/catalog/incremental.ts';
 import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import { watchCatalog, type CatalogWatcher } from '../../scripts/catalog/watch.ts';
@@ -24,7 +24,7 @@ const SERVICE = 'services/meta-ads.md';
 const SERVICE_JSON = 'api/v1/services/meta-ads.json';
 
 /** A watcher whose passes can be held at a stage, with what it did recorded in order. */
-async function heldWatcher(content: string, dist: string) {
+async function heldWatcher(content: string, dist: string, inProcess: boolean) {
   const builds: IncrementalResult[] = [];
   const saves: { result: SaveResult; paths: readonly string[] }[] = [];
   const reports: string[] = [];
@@ -43,6 +43,7 @@ async function heldWatcher(content: string, dist: string) {
     {
       report: (l) => reports.push(l),
       debounceMs: 30,
+      inProcess,
       onBuild: (r) => (builds.push(r), changed()),
       onSave: (result, paths) => (saves.push({ result, paths }), changed()),
       hooks: {
@@ -82,93 +83,96 @@ async function expectSameAsFullBuild(content: string, dist: string): Promise<voi
 const append = async (content: string, rel: string, text: string) => writeFile(path.join(content, rel), `${await readFile(path.join(content, rel), 'utf8')}\n${text}\n`);
 const holds = (dist: string, rel: string, text: string): boolean => readFileSync(path.join(dist, rel), 'utf8').includes(text);
 
-it('a save during a pass reaches its files before the pass ends; the pass keeps what the save wrote', async () => {
-  const content = await copyContent();
-  const dist = path.join(await tempDir(), 'dist');
-  const w = await heldWatcher(content, dist);
-  try {
-    // The pass of the first save is held before it writes the lists and the bundle.
-    w.hold('writing');
-    await append(content, INSIGHT, 'Primera frase nueva.');
-    await w.until(w.isHeld);
-    expect(holds(dist, INSIGHT_JSON, 'Primera frase nueva.')).toBe(true);
-    const passesBefore = w.builds.length;
+// The CLI's way (passes in a worker thread) and the same scheduling on one thread.
+describe.each([['a pass worker', false], ['one thread', true]] as const)('with %s', (_name, inProcess) => {
+  it('a save during a pass reaches its files before the pass ends; the pass keeps what the save wrote', async () => {
+    const content = await copyContent();
+    const dist = path.join(await tempDir(), 'dist');
+    const w = await heldWatcher(content, dist, inProcess);
+    try {
+      // The pass of the first save is held before it writes the lists and the bundle.
+      w.hold('writing');
+      await append(content, INSIGHT, 'Primera frase nueva.');
+      await w.until(w.isHeld);
+      expect(holds(dist, INSIGHT_JSON, 'Primera frase nueva.')).toBe(true);
+      const passesBefore = w.builds.length;
 
-    // A file the held pass has not seen, and again the file it is building.
-    await append(content, SERVICE, 'Una frase del servicio.');
-    await w.until(w.savedWith(SERVICE, true));
-    await append(content, INSIGHT, 'Segunda frase nueva.');
-    await w.until(() => holds(dist, INSIGHT_JSON, 'Segunda frase nueva.'));
-    expect(w.isHeld()).toBe(true);
-    expect(w.builds.length).toBe(passesBefore);
-    expect(holds(dist, SERVICE_JSON, 'Una frase del servicio.')).toBe(true);
-    // The twins of the detail files and of the Markdown pages too.
-    expect(brotliDecompressSync(readFileSync(path.join(dist, `${SERVICE_JSON}.br`))).toString()).toContain('Una frase del servicio.');
-    expect(gunzipSync(readFileSync(path.join(dist, `${INSIGHT_JSON}.gz`))).toString()).toContain('Segunda frase nueva.');
-    const twin = (await readTree(dist)).get('servicios/meta-ads.md')?.toString() ?? '';
-    expect(twin).toContain('Una frase del servicio.');
+      // A file the held pass has not seen, and again the file it is building.
+      await append(content, SERVICE, 'Una frase del servicio.');
+      await w.until(w.savedWith(SERVICE, true));
+      await append(content, INSIGHT, 'Segunda frase nueva.');
+      await w.until(() => holds(dist, INSIGHT_JSON, 'Segunda frase nueva.'));
+      expect(w.isHeld()).toBe(true);
+      expect(w.builds.length).toBe(passesBefore);
+      expect(holds(dist, SERVICE_JSON, 'Una frase del servicio.')).toBe(true);
+      // The twins of the detail files and of the Markdown pages too.
+      expect(brotliDecompressSync(readFileSync(path.join(dist, `${SERVICE_JSON}.br`))).toString()).toContain('Una frase del servicio.');
+      expect(gunzipSync(readFileSync(path.join(dist, `${INSIGHT_JSON}.gz`))).toString()).toContain('Segunda frase nueva.');
+      const twin = (await readTree(dist)).get('servicios/meta-ads.md')?.toString() ?? '';
+      expect(twin).toContain('Una frase del servicio.');
 
-    // The held pass was built from the first save only: when it writes, it leaves the newer files.
-    let afterHeldPass = '';
-    const pass = w.builds.length;
-    void w.until(() => w.builds.length > pass).then(() => (afterHeldPass = readFileSync(path.join(dist, SERVICE_JSON), 'utf8') + readFileSync(path.join(dist, INSIGHT_JSON), 'utf8')));
-    w.release();
-    await w.until(() => w.builds.length > pass);
-    expect(afterHeldPass).toContain('Una frase del servicio.');
-    expect(afterHeldPass).toContain('Segunda frase nueva.');
-    // The saves made during the held pass are built by the pass that follows it.
-    await w.until(() => w.builds.length >= pass + 2);
-    await w.watcher.idle();
-    expect(w.builds.every((b) => b.ok)).toBe(true);
-    await expectSameAsFullBuild(content, dist);
-  } finally {
-    await w.watcher.close();
-  }
-});
+      // The held pass was built from the first save only: when it writes, it leaves the newer files.
+      let afterHeldPass = '';
+      const pass = w.builds.length;
+      void w.until(() => w.builds.length > pass).then(() => (afterHeldPass = readFileSync(path.join(dist, SERVICE_JSON), 'utf8') + readFileSync(path.join(dist, INSIGHT_JSON), 'utf8')));
+      w.release();
+      await w.until(() => w.builds.length > pass);
+      expect(afterHeldPass).toContain('Una frase del servicio.');
+      expect(afterHeldPass).toContain('Segunda frase nueva.');
+      // The saves made during the held pass are built by the pass that follows it.
+      await w.until(() => w.builds.length >= pass + 2);
+      await w.watcher.idle();
+      expect(w.builds.every((b) => b.ok)).toBe(true);
+      await expectSameAsFullBuild(content, dist);
+    } finally {
+      await w.watcher.close();
+    }
+  });
 
-it('during a pass, a broken save writes nothing; new, deleted and renamed files wait for the next pass', async () => {
-  const content = await copyContent();
-  const dist = path.join(await tempDir(), 'dist');
-  const w = await heldWatcher(content, dist);
-  try {
-    const serviceBefore = readFileSync(path.join(dist, SERVICE_JSON), 'utf8');
-    w.hold('emitted');
-    await append(content, INSIGHT, 'Una frase más.');
-    await w.until(w.isHeld);
+  it('during a pass, a broken save writes nothing; new, deleted and renamed files wait for the next pass', async () => {
+    const content = await copyContent();
+    const dist = path.join(await tempDir(), 'dist');
+    const w = await heldWatcher(content, dist, inProcess);
+    try {
+      const serviceBefore = readFileSync(path.join(dist, SERVICE_JSON), 'utf8');
+      w.hold('emitted');
+      await append(content, INSIGHT, 'Una frase más.');
+      await w.until(w.isHeld);
 
-    // Broken: the service's own file stays as the last good build wrote it.
-    const service = await readFile(path.join(content, SERVICE), 'utf8');
-    await writeFile(path.join(content, SERVICE), service.replace(/^order: .*$/m, 'order: "dos"'));
-    await w.until(w.savedWith(SERVICE, false));
-    expect(readFileSync(path.join(dist, SERVICE_JSON), 'utf8')).toBe(serviceBefore);
+      // Broken: the service's own file stays as the last good build wrote it.
+      const service = await readFile(path.join(content, SERVICE), 'utf8');
+      await writeFile(path.join(content, SERVICE), service.replace(/^order: .*$/m, 'order: "dos"'));
+      await w.until(w.savedWith(SERVICE, false));
+      expect(readFileSync(path.join(dist, SERVICE_JSON), 'utf8')).toBe(serviceBefore);
 
-    // A new insight, and the other one renamed (file and slug): nothing of them until a pass.
-    const insight = await readFile(path.join(content, INSIGHT), 'utf8');
-    await writeFile(path.join(content, 'insights/otro.md'), insight.replace(/^slug: .*$/m, 'slug: "otro"').replace(/^title: .*$/m, 'title: "Otro"'));
-    await w.until(w.savedWith('insights/otro.md', false));
-    expect(existsSync(path.join(dist, 'api/v1/insights/otro.json'))).toBe(false);
+      // A new insight, and the other one renamed (file and slug): nothing of them until a pass.
+      const insight = await readFile(path.join(content, INSIGHT), 'utf8');
+      await writeFile(path.join(content, 'insights/otro.md'), insight.replace(/^slug: .*$/m, 'slug: "otro"').replace(/^title: .*$/m, 'title: "Otro"'));
+      await w.until(w.savedWith('insights/otro.md', false));
+      expect(existsSync(path.join(dist, 'api/v1/insights/otro.json'))).toBe(false);
 
-    const pass = w.builds.length;
-    w.release();
-    // The held pass (the first save only) is good; the one after it has the broken service.
-    await w.until(() => w.builds.length >= pass + 2);
-    expect(w.builds.slice(pass, pass + 2).map((b) => b.ok)).toEqual([true, false]);
-    expect(w.reports.join('\n')).toMatch(/services\/meta-ads\.md:\d+:\d+: order: must be an integer/);
-    expect(readFileSync(path.join(dist, SERVICE_JSON), 'utf8')).toBe(serviceBefore);
-    expect(existsSync(path.join(dist, 'api/v1/insights/otro.json'))).toBe(false);
+      const pass = w.builds.length;
+      w.release();
+      // The held pass (the first save only) is good; the one after it has the broken service.
+      await w.until(() => w.builds.length >= pass + 2);
+      expect(w.builds.slice(pass, pass + 2).map((b) => b.ok)).toEqual([true, false]);
+      expect(w.reports.join('\n')).toMatch(/services\/meta-ads\.md:\d+:\d+: order: must be an integer/);
+      expect(readFileSync(path.join(dist, SERVICE_JSON), 'utf8')).toBe(serviceBefore);
+      expect(existsSync(path.join(dist, 'api/v1/insights/otro.json'))).toBe(false);
 
-    // Fixed, with a rename on top: the next pass brings everything to a full build's bytes.
-    await writeFile(path.join(content, SERVICE), service);
-    await rename(path.join(content, 'insights/otro.md'), path.join(content, 'insights/tercero.md'));
-    const renamed = (await readFile(path.join(content, 'insights/tercero.md'), 'utf8')).replace('slug: "otro"', 'slug: "tercero"');
-    await writeFile(path.join(content, 'insights/tercero.md'), renamed);
-    // tercero.json can only come from the renamed file's last version; then every pass is let end.
-    await w.until(() => w.builds.at(-1)?.ok === true && existsSync(path.join(dist, 'api/v1/insights/tercero.json')));
-    await w.watcher.idle();
-    expect(w.reports).toContain('Fixed: the build is clean again.');
-    expect(existsSync(path.join(dist, 'api/v1/insights/otro.json'))).toBe(false);
-    await expectSameAsFullBuild(content, dist);
-  } finally {
-    await w.watcher.close();
-  }
+      // Fixed, with a rename on top: the next pass brings everything to a full build's bytes.
+      await writeFile(path.join(content, SERVICE), service);
+      await rename(path.join(content, 'insights/otro.md'), path.join(content, 'insights/tercero.md'));
+      const renamed = (await readFile(path.join(content, 'insights/tercero.md'), 'utf8')).replace('slug: "otro"', 'slug: "tercero"');
+      await writeFile(path.join(content, 'insights/tercero.md'), renamed);
+      // tercero.json can only come from the renamed file's last version; then every pass is let end.
+      await w.until(() => w.builds.at(-1)?.ok === true && existsSync(path.join(dist, 'api/v1/insights/tercero.json')));
+      await w.watcher.idle();
+      expect(w.reports).toContain('Fixed: the build is clean again.');
+      expect(existsSync(path.join(dist, 'api/v1/insights/otro.json'))).toBe(false);
+      await expectSameAsFullBuild(content, dist);
+    } finally {
+      await w.watcher.close();
+    }
+  });
 });
