@@ -2,10 +2,12 @@
  * Zulip's description is strict (tools/test-api validates every answer with no undocumented key
  * allowed), so the chat schemas are: every object with properties also says what other keys may
  * be (false, or a schema for maps), or an undocumented, misnamed or leftover field would pass the
- * contract unseen. Predicates (if, not) describe no data, and the branches of a closed object
- * (oneOf, then, …) only narrow its properties; both
- * are left out, as are the success envelope (a route's fields are merged into it, each held
- * to its own schema) and GET /events' items (each event is held to its type's schema).
+ * contract unseen. An object type with no properties at all is as open, and a map's values must
+ * be a schema, not `true` or `{}`. Predicates (if, not) describe no data, and the branches of a
+ * closed object (oneOf, then, …) only narrow its properties, as does an allOf member beside a
+ * $ref (a closed schema the member only adds requirements to); all those are left out, as are
+ * the success envelope (a route's fields are merged into it, each held to its own schema) and
+ * GET /events' items (each event is held to its type's schema).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +31,17 @@ function openObjects(node: unknown, pointer: string, file: string, out: string[]
   const schema = node as Record<string, unknown>;
   const where = `${file}#${pointer}`;
   const closed = schema.additionalProperties !== undefined || schema.patternProperties !== undefined;
-  if (schema.properties !== undefined && !closed && !refinement && !OPEN_BY_DESIGN.has(where)) out.push(where);
+  const extra = schema.additionalProperties;
+  const openMap = extra === true || (extra !== null && typeof extra === 'object' && Object.keys(extra).length === 0);
+  const types = Array.isArray(schema.type) ? (schema.type as unknown[]) : [schema.type];
+  const shapeless = types.includes('object') && schema.properties === undefined;
+  if (!refinement && !OPEN_BY_DESIGN.has(where) && (openMap || (!closed && (schema.properties !== undefined || shapeless)))) out.push(where);
+  // An allOf beside a $ref narrows the referenced (closed) schema.
+  const refined = Array.isArray(schema.allOf) && (schema.allOf as unknown[]).some((m) => m !== null && typeof m === 'object' && '$ref' in m);
   for (const [key, child] of Object.entries(schema)) {
     if (PREDICATE_KEYS.has(key)) continue;
-    openObjects(child, `${pointer}/${key}`, file, out, BRANCH_KEYS.has(key) && (closed || refinement));
+    const branch = BRANCH_KEYS.has(key) && (closed || refinement || (key === 'allOf' && refined));
+    openObjects(child, `${pointer}/${key}`, file, out, branch);
   }
 }
 
@@ -47,5 +56,24 @@ describe('schemas/chat are strict', () => {
     const out: string[] = [];
     openObjects({ type: 'object', additionalProperties: false, properties: { inner: { type: 'object', properties: { a: {} } } } }, '', 'x', out);
     expect(out).toEqual(['x#/properties/inner']);
+  });
+
+  it('catches a shapeless object and a map open to any value', () => {
+    const out: string[] = [];
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { bare: { type: ['object', 'null'] }, map: { type: 'object', additionalProperties: true }, any: { type: 'object', additionalProperties: {} } },
+    };
+    openObjects(schema, '', 'x', out);
+    expect(out).toEqual(['x#/properties/bare', 'x#/properties/map', 'x#/properties/any']);
+  });
+
+  it('lets an allOf member beside a $ref only add requirements', () => {
+    const out: string[] = [];
+    openObjects({ allOf: [{ $ref: 'user.schema.json' }, { type: 'object', required: ['is_active'] }] }, '', 'x', out);
+    expect(out).toEqual([]);
+    openObjects({ allOf: [{ type: 'object', properties: { a: {} } }, { type: 'object', required: ['a'] }] }, '', 'y', out);
+    expect(out).toEqual(['y#/allOf/0', 'y#/allOf/1']);
   });
 });
