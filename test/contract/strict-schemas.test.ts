@@ -7,7 +7,8 @@
  * closed object (oneOf, then, …) only narrow its properties, as does an allOf member beside a
  * $ref (a closed schema the member only adds requirements to); all those are left out, as are
  * the success envelope (a route's fields are merged into it, each held to its own schema) and
- * GET /events' items (each event is held to its type's schema).
+ * GET /events' items (each event is held to its type's schema). And a closed object may require
+ * only the keys it declares (undeclaredRequired, below).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -45,11 +46,56 @@ function openObjects(node: unknown, pointer: string, file: string, out: string[]
   }
 }
 
+/**
+ * Required keys a closed object does not declare: a misnamed key (the documented name in
+ * `properties`, another in `required`) makes the object unsatisfiable, so every response carrying
+ * it would fail rather than point at the name. `allowed` is what the enclosing closed object
+ * declares, for its branches (oneOf, then, …), which may require any of those keys.
+ */
+function undeclaredRequired(node: unknown, pointer: string, file: string, out: string[], allowed?: ReadonlySet<string>): void {
+  if (Array.isArray(node)) {
+    node.forEach((child, i) => undeclaredRequired(child, `${pointer}/${i}`, file, out, allowed));
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  const own = schema.properties !== undefined ? Object.keys(schema.properties as object) : [];
+  const here = schema.additionalProperties === false ? new Set([...(allowed ?? []), ...own]) : allowed && new Set([...allowed, ...own]);
+  if (here && schema.patternProperties === undefined) {
+    for (const key of (schema.required as string[] | undefined) ?? []) if (!here.has(key)) out.push(`${file}#${pointer} requires ${key}`);
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    if (BRANCH_KEYS.has(key) || PREDICATE_KEYS.has(key)) undeclaredRequired(child, `${pointer}/${key}`, file, out, here);
+    else if (key === 'properties' || key === 'definitions' || key === 'patternProperties') {
+      for (const [name, sub] of Object.entries(child as object)) undeclaredRequired(sub, `${pointer}/${key}/${name}`, file, out);
+    } else if (key === 'items' || key === 'additionalProperties') undeclaredRequired(child, `${pointer}/${key}`, file, out);
+  }
+}
+
 describe('schemas/chat are strict', () => {
   it.each(files)('%s: every object with properties closes them', (file) => {
     const out: string[] = [];
     openObjects(JSON.parse(readFileSync(`${SCHEMAS}${file}`, 'utf8')), '', file, out);
     expect(out).toEqual([]);
+  });
+
+  it.each(files)('%s: a closed object requires only keys it declares', (file) => {
+    const out: string[] = [];
+    undeclaredRequired(JSON.parse(readFileSync(`${SCHEMAS}${file}`, 'utf8')), '', file, out);
+    expect(out).toEqual([]);
+  });
+
+  it('catches a required key the closed object names otherwise', () => {
+    const out: string[] = [];
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['stream_id'],
+      properties: { channel_id: {} },
+      oneOf: [{ required: ['channel_id'] }, { required: ['topic'] }],
+    };
+    undeclaredRequired(schema, '', 'x', out);
+    expect(out).toEqual(['x# requires stream_id', 'x#/oneOf/1 requires topic']);
   });
 
   it('catches an object left open', () => {
