@@ -7,6 +7,9 @@
  * written by a couple of worker threads (write-worker.ts) while the main thread goes on
  * rendering. The folders are queued first, at prepareWrite, so the workers create them while the
  * caller is still checking the outputs. At most a bounded amount of rendered text is in flight.
+ * A file whose bytes equal the same file's in the folder being replaced is hard-linked from it
+ * instead of written again (write-reuse.ts): a rebuild over an existing dist/ writes only what
+ * changed.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
