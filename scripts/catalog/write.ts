@@ -68,8 +68,9 @@ export interface PendingWrite {
  * Start a write: create the fresh folder, and queue its subfolders to the writer threads now, so
  * they are made while the caller finishes checking the outputs. `files` are POSIX paths relative
  * to outDir, best listed in the order they will be written (folders are made in that order).
+ * `linkUnchanged: false` writes every file even where outDir already holds its bytes.
  */
-export function prepareWrite(outDir: string, files: readonly string[]): PendingWrite {
+export function prepareWrite(outDir: string, files: readonly string[], options: { linkUnchanged?: boolean } = {}): PendingWrite {
   const parent = path.dirname(path.resolve(outDir));
   const base = path.basename(path.resolve(outDir));
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -79,7 +80,7 @@ export function prepareWrite(outDir: string, files: readonly string[]): PendingW
   let writer: Writer | undefined;
   let setupError: unknown;
   try {
-    writer = new Writer(fresh, files, previousFolder(outDir));
+    writer = new Writer(fresh, files, options.linkUnchanged === false ? null : previousFolder(outDir));
   } catch (error) {
     setupError = error;
   }
