@@ -30,12 +30,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(realpathSync(fileURLToPath(import.meta.url))), '..');
 
-/** Entry name → its TypeScript source. Entry points are only ever run, never imported. */
+/** Entry name → its TypeScript source (or options, see EntryOptions). Entry points are only ever run, never imported. */
 export const ENTRIES = {
   build: 'scripts/build.ts',
   serve: 'scripts/serve.ts',
   mcp: 'scripts/mcp.ts',
-  simulator: 'scripts/simulator.ts',
+  // zxcvbn's dictionaries (800 KB, built into tables when loaded: about 70 ms of CPU) are needed
+  // only by a fixture with production's password rules: its stand-in loads them on first use.
+  simulator: { source: 'scripts/simulator.ts', replace: { zxcvbn: 'scripts/package-shims/zxcvbn.cjs' } },
   start: 'scripts/start.ts',
   'deploy-config': 'scripts/deploy-config.ts',
   types: 'scripts/gen-types.ts',
@@ -80,8 +82,9 @@ const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:mod
  *   format      'esm' (the default, written as NAME.mjs) or 'cjs' (NAME.cjs);
  *   executable  starts with a `#!/usr/bin/env node` line (a package's bin);
  *   link        project source → the specifier the bundle imports it by, instead of carrying a
- *               copy of it (another bundle of the same build).
- * @typedef {{ source: string, format?: 'esm' | 'cjs', executable?: boolean, link?: Record<string, string> }} EntryOptions
+ *               copy of it (another bundle of the same build);
+ *   replace     package → a stand-in file under the root the bundle carries instead (replacePackages).
+ * @typedef {{ source: string, format?: 'esm' | 'cjs', executable?: boolean, link?: Record<string, string>, replace?: Record<string, string> }} EntryOptions
  * @typedef {{ root: string, outdir: string, entries: Record<string, string | EntryOptions>, sourcemaps?: boolean }} Project
  * @typedef {{ format: string, inputs: [string, [number, number] | null][] }} Manifest
  */
