@@ -8,11 +8,11 @@
  * architecture and the bundle's text, so a bundle compiled anew (or another Node) never runs
  * code compiled from an older one; V8 also refuses data from another V8 or other flags
  * (cachedDataRejected). Then 4 bytes say how long the run that wrote it had been going, up to
- * WARM_MS: a run that lasted twice as long (one that served requests, after a `--help`) writes it
- * again, so the cache comes to hold the code of a whole start-up. It is written once per run at most,
- * WARM_MS after the start or at exit if that comes first, beside the bundle and renamed into
- * place; a folder that cannot be written (read-only, full) leaves the command to run uncached,
- * without a word.
+ * WARM_MS: a run that lasted twice as long (one that served requests, after a `--help`) writes
+ * it again, so the cache comes to hold the code of a whole start-up. It is written once per run
+ * at most, WARM_MS after the start or at exit if that comes first, beside the bundle (a file per
+ * set of Node options) and renamed into place; a folder that cannot be written (read-only, full)
+ * leaves the command to run uncached, without a word.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,9 +27,19 @@ const HEADER_BYTES = KEY_BYTES + 4;
 /** Node's own CommonJS wrapper, on a line of its own so that the bundle's line numbers stay. */
 const WRAPPER = '(function (exports, require, module, __filename, __dirname) {\n';
 
-/** @param {string} bundle */
-export function codeCachePath(bundle) {
-  return `${bundle}.v8-cache`;
+/**
+ * One cache per set of Node options: V8 refuses code compiled under other flags, and
+ * `npm run simulator` (with its options) after `node scripts/run.mjs simulator` (without) would
+ * otherwise each throw away the other's cache.
+ * @param {string} bundle @param {string} [options] the options, as nodeOptions() gives them
+ */
+export function codeCachePath(bundle, options = nodeOptions()) {
+  return `${bundle}.${createHash('sha256').update(options).digest('hex').slice(0, 8)}.v8-cache`;
+}
+
+/** The options this process was started with, on its command line and in NODE_OPTIONS. */
+export function nodeOptions() {
+  return `${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`;
 }
 
 /** @param {string} source */

@@ -12,8 +12,6 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript without declarations (it runs before anything is compiled).
 import { bundlePath, compile } from '../../scripts/run.mjs';
-// @ts-expect-error: plain JavaScript without declarations, as run.mjs.
-import { codeCachePath } from '../../scripts/code-cache.mjs';
 import { ROOT, cleanupTemp, tempDir } from '../catalog/helpers.ts';
 
 const run = promisify(execFile);
@@ -44,6 +42,13 @@ async function tinyProject(greeting = 'hello'): Promise<Project> {
   return project;
 }
 
+/** The one code cache beside the bundle (the driver's runs all have the same Node options). */
+async function cacheOf(bundle: string): Promise<string> {
+  const caches = (await readdir(path.dirname(bundle))).filter((f) => f.startsWith(`${path.basename(bundle)}.`) && f.endsWith('.v8-cache'));
+  expect(caches).toHaveLength(1);
+  return path.join(path.dirname(bundle), caches[0]!);
+}
+
 async function start(project: Project, name = 'ana'): Promise<{ stdout: string; how: string }> {
   const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', DRIVER, bundlePath(project, 'hello'), name]);
   return { stdout, how: stderr.trim().split('\n').at(-1)! };
@@ -53,7 +58,7 @@ describe("a CommonJS entry through V8's code cache", () => {
   it('the first start compiles and leaves the cache; the next one takes it and does the same', async () => {
     const project = await tinyProject();
     expect(await start(project)).toEqual({ stdout: 'hello ana\n', how: 'compiled' });
-    await expect(readFile(codeCachePath(bundlePath(project, 'hello')))).resolves.toBeDefined();
+    await expect(readFile(await cacheOf(bundlePath(project, 'hello')))).resolves.toBeDefined();
     expect(await start(project)).toEqual({ stdout: 'hello ana\n', how: 'cached' });
     expect(await start(project, 'bo')).toEqual({ stdout: 'hello bo\n', how: 'cached' });
   });
@@ -62,12 +67,12 @@ describe("a CommonJS entry through V8's code cache", () => {
     const project = await tinyProject('hello');
     const bundle = bundlePath(project, 'hello');
     await start(project);
-    const old = await readFile(codeCachePath(bundle));
+    const old = await readFile(await cacheOf(bundle));
     // The same length of text: V8's own check of a cache compares only the source's length.
     await writeFile(path.join(project.root, 'src/greet.ts'), (await readFile(path.join(project.root, 'src/greet.ts'), 'utf8')).replace('hello', 'howdy'));
     await compile(project, ['hello']);
     expect(await start(project)).toEqual({ stdout: 'howdy ana\n', how: 'compiled' });
-    const remade = await readFile(codeCachePath(bundle));
+    const remade = await readFile(await cacheOf(bundle));
     expect(remade.subarray(0, 32).equals(old.subarray(0, 32))).toBe(false);
     expect(remade.subarray(0, 32).equals(createHash('sha256').update(`${process.version} ${process.arch}\n`).update(await readFile(bundle, 'utf8')).digest())).toBe(true);
     expect(await start(project)).toEqual({ stdout: 'howdy ana\n', how: 'cached' });
@@ -80,9 +85,9 @@ describe("a CommonJS entry through V8's code cache", () => {
     const project = await tinyProject();
     const bundle = bundlePath(project, 'hello');
     await start(project);
-    const good = await readFile(codeCachePath(bundle));
+    const good = await readFile(await cacheOf(bundle));
     const damaged = content ?? Buffer.concat([good.subarray(0, 36), Buffer.alloc(good.length - 36, 7)]);
-    await writeFile(codeCachePath(bundle), damaged);
+    await writeFile(await cacheOf(bundle), damaged);
     expect(await start(project)).toEqual({ stdout: 'hello ana\n', how: 'compiled' });
     expect(await start(project)).toEqual({ stdout: 'hello ana\n', how: 'cached' });
   });
@@ -92,11 +97,14 @@ describe("a CommonJS entry through V8's code cache", () => {
     const bundle = bundlePath(project, 'hello');
     // A folder where the cache would go: neither readable as a file nor replaceable by one,
     // whoever runs the test (a read-only folder does not stop root).
-    await mkdir(codeCachePath(bundle));
+    await start(project);
+    const cache = await cacheOf(bundle);
+    await rm(cache);
+    await mkdir(cache);
     const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', DRIVER, bundle, 'ana']);
     expect({ stdout, stderr }).toEqual({ stdout: 'hello ana\n', stderr: 'compiled\n' });
     expect((await readdir(project.outdir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    await rm(codeCachePath(bundle), { recursive: true });
+    await rm(cache, { recursive: true });
   });
 
   it('an uncaught error names the .ts source, line and column, cached or not', async () => {
