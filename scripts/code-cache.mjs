@@ -42,9 +42,9 @@ export function nodeOptions() {
   return `${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`;
 }
 
-/** @param {string} source */
-function keyOf(source) {
-  return createHash('sha256').update(`${process.version} ${process.arch}\n`).update(source).digest();
+/** Of the file's bytes: a string would be encoded to UTF-8 again first (2 MB: about 2.5 ms more). */
+function keyOf(/** @type {Buffer} */ bytes) {
+  return createHash('sha256').update(`${process.version} ${process.arch}\n`).update(bytes).digest();
 }
 
 /** Written beside, then renamed; any failure leaves no file behind and stops nothing. */
@@ -68,8 +68,9 @@ function writeQuietly(/** @type {string} */ file, /** @type {Uint8Array[]} */ pa
  * @param {string} bundle @param {{ warmMs?: number }} [options]
  */
 export function runWithCodeCache(bundle, { warmMs = WARM_MS } = {}) {
-  const source = readFileSync(bundle, 'utf8');
-  const key = keyOf(source);
+  const bytes = readFileSync(bundle);
+  const key = keyOf(bytes);
+  const source = bytes.toString('utf8');
   const file = codeCachePath(bundle);
   /** @type {Buffer | undefined} */
   let cachedData;
