@@ -5,9 +5,10 @@
  * simulator's 2 MB bundle was the largest share of its start.
  *
  * The cache is the bundle's own: its first 32 bytes are a SHA-256 of Node's version, the
- * architecture and the bundle's text, so a bundle compiled anew (or another Node) never runs
- * code compiled from an older one; V8 also refuses data from another V8 or other flags
- * (cachedDataRejected). Then 4 bytes say how long the run that wrote it had been going, up to
+ * architecture, the bundle's bytes and the cached code, so a bundle compiled anew (or another
+ * Node) never runs code compiled from an older one, and damaged code is never run (V8 checks
+ * its data's version, flags and the source's length, and in a release build no checksum; it
+ * refuses what fails: cachedDataRejected). Then 4 bytes say how long the run that wrote it had been going, up to
  * WARM_MS: a run that lasted twice as long (one that served requests, after a `--help`) writes
  * it again, so the cache comes to hold the code of a whole start-up. It is written once per run
  * at most, WARM_MS after the start or at exit if that comes first, beside the bundle (a file per
@@ -42,9 +43,13 @@ export function nodeOptions() {
   return `${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`;
 }
 
-/** Of the file's bytes: a string would be encoded to UTF-8 again first (2 MB: about 2.5 ms more). */
-function keyOf(/** @type {Buffer} */ bytes) {
-  return createHash('sha256').update(`${process.version} ${process.arch}\n`).update(bytes).digest();
+/**
+ * Of the bundle's bytes (its string would be encoded to UTF-8 again first: 2 MB, about 2.5 ms
+ * more) and of the code cached for it.
+ * @param {Buffer} bundle @param {Uint8Array} code
+ */
+export function codeCacheKey(bundle, code) {
+  return createHash('sha256').update(`${process.version} ${process.arch}\n`).update(bundle).update(code).digest();
 }
 
 /** Written beside, then renamed; any failure leaves no file behind and stops nothing. */
@@ -69,7 +74,6 @@ function writeQuietly(/** @type {string} */ file, /** @type {Uint8Array[]} */ pa
  */
 export function runWithCodeCache(bundle, { warmMs = WARM_MS } = {}) {
   const bytes = readFileSync(bundle);
-  const key = keyOf(bytes);
   const source = bytes.toString('utf8');
   const file = codeCachePath(bundle);
   /** @type {Buffer | undefined} */
@@ -78,9 +82,10 @@ export function runWithCodeCache(bundle, { warmMs = WARM_MS } = {}) {
   let warmth = -1;
   try {
     const data = readFileSync(file);
-    if (data.length > HEADER_BYTES && key.equals(data.subarray(0, KEY_BYTES))) {
+    const code = data.subarray(HEADER_BYTES);
+    if (code.length > 0 && codeCacheKey(bytes, code).equals(data.subarray(0, KEY_BYTES))) {
       warmth = data.readUInt32LE(KEY_BYTES);
-      cachedData = data.subarray(HEADER_BYTES);
+      cachedData = code;
     }
   } catch {
     // No cache yet, or one that cannot be read: compile.
@@ -102,7 +107,8 @@ export function runWithCodeCache(bundle, { warmMs = WARM_MS } = {}) {
       if (warmth >= 0 && ran < 2 * warmth) return;
       const header = Buffer.alloc(4);
       header.writeUInt32LE(ran);
-      writeQuietly(file, [key, header, script.createCachedData()]);
+      const code = script.createCachedData();
+      writeQuietly(file, [codeCacheKey(bytes, code), header, code]);
     };
     setTimeout(write, Math.max(0, warmMs - process.uptime() * 1000)).unref();
     process.once('exit', write);
