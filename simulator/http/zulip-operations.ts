@@ -76,12 +76,7 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'patch-channel-folders', method: 'PATCH', path: '/channel_folders', source: 'later' },
   { operationId: 'update-channel-folder', method: 'PATCH', path: '/channel_folders/{channel_folder_id}', source: 'later' },
   // Video calls
-  {
-    operationId: 'create-big-blue-button-video-call',
-    method: 'GET',
-    path: '/calls/bigbluebutton/create',
-    notImplemented: 'no BigBlueButton server: its signed join URL needs the server secret; POST /calls/videocall/create stands for the providers',
-  },
+  { operationId: 'create-big-blue-button-video-call', method: 'GET', path: '/calls/bigbluebutton/create' },
   { operationId: 'create-nextcloud-talk-video-call', method: 'POST', path: '/calls/nextcloud_talk/create', source: 'later', notImplemented: 'no Nextcloud Talk server to create rooms on' },
   { operationId: 'create-webex-video-call', method: 'POST', path: '/calls/webex/create', source: 'later' },
   { operationId: 'create-constructor-groups-video-call', method: 'POST', path: '/calls/constructorgroups/create', source: 'later', notImplemented: 'no Constructor Groups server to create rooms on' },

@@ -4,6 +4,7 @@ import type { AddCodePlaygroundResponse } from './add-code-playground.ts';
 import type { AddLinkifierResponse } from './add-linkifier.ts';
 import type { AlertWordsResponse } from './alert-words.ts';
 import type { CheckMessagesMatchNarrowResponse } from './check-messages-match-narrow.ts';
+import type { CreateBigBlueButtonVideoCallResponse } from './create-big-blue-button-video-call.ts';
 import type { CreateBotResponse } from './create-bot.ts';
 import type { CreateChannelFolderResponse } from './create-channel-folder.ts';
 import type { CreateChannelResponse } from './create-channel.ts';
@@ -82,6 +83,7 @@ export interface ChatResponses {
   'add-linkifier': AddLinkifierResponse;
   'alert-words': AlertWordsResponse;
   'check-messages-match-narrow': CheckMessagesMatchNarrowResponse;
+  'create-big-blue-button-video-call': CreateBigBlueButtonVideoCallResponse;
   'create-bot': CreateBotResponse;
   'create-channel-folder': CreateChannelFolderResponse;
   'create-channel': CreateChannelResponse;
