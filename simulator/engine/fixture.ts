@@ -273,6 +273,7 @@ function buildRealm(fixture: Fixture): Realm {
     push_notifications_enabled: r.push_notifications_enabled ?? false,
     bot_storage_size_limit: r.bot_storage_size_limit ?? 10_000_000,
     videocall_provider_configured: r.videocall_provider_configured ?? true,
+    domains: (r.domains ?? []).map((d) => ({ domain: d.domain.toLowerCase(), allow_subdomains: d.allow_subdomains ?? false })),
     send_channel_events_messages: r.send_channel_events_messages ?? true,
     message_retention_days: r.message_retention_days ?? null,
     new_stream_announcements_stream_id: null,

@@ -88,7 +88,8 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ],
   ['realm', (c) => realmState(c.engine)],
   ['realm_bot', (c) => realmBotState(c.engine, c.user)],
-  ['realm_domains', () => ({ realm_domains: [] })],
+  // get_realm_domains: the allowed domains (the dev realm's zulip.com), whoever asks.
+  ['realm_domains', (c) => ({ realm_domains: c.engine.state.realm.domains.map((d) => ({ domain: d.domain, allow_subdomains: d.allow_subdomains })) })],
   ['realm_emoji', (c) => ({ realm_emoji: realmEmojiDict(c.engine) })],
   // Clients without linkifier_url_template cannot read the templates (Zulip sends them nothing).
   ['realm_linkifiers', (c) => ({ realm_linkifiers: c.capabilities.linkifier_url_template ? linkifiersForApi(c.engine) : [] })],
