@@ -2,6 +2,7 @@
 
 import type { AddCodePlaygroundResponse } from './add-code-playground.ts';
 import type { AddLinkifierResponse } from './add-linkifier.ts';
+import type { AddRealmDomainResponse } from './add-realm-domain.ts';
 import type { AlertWordsResponse } from './alert-words.ts';
 import type { CheckMessagesMatchNarrowResponse } from './check-messages-match-narrow.ts';
 import type { CreateBigBlueButtonVideoCallResponse } from './create-big-blue-button-video-call.ts';
@@ -41,6 +42,7 @@ import type { GetNavigationViewsResponse } from './get-navigation-views.ts';
 import type { GetOwnUserResponse } from './get-own-user.ts';
 import type { GetPresenceResponse } from './get-presence.ts';
 import type { GetReadReceiptsResponse } from './get-read-receipts.ts';
+import type { GetRealmDomainsResponse } from './get-realm-domains.ts';
 import type { GetSavedSnippetsResponse } from './get-saved-snippets.ts';
 import type { GetScheduledMessagesResponse } from './get-scheduled-messages.ts';
 import type { GetServerSettingsResponse } from './get-server-settings.ts';
@@ -81,6 +83,7 @@ import type { UploadFileResponse } from './upload-file.ts';
 export interface ChatResponses {
   'add-code-playground': AddCodePlaygroundResponse;
   'add-linkifier': AddLinkifierResponse;
+  'add-realm-domain': AddRealmDomainResponse;
   'alert-words': AlertWordsResponse;
   'check-messages-match-narrow': CheckMessagesMatchNarrowResponse;
   'create-big-blue-button-video-call': CreateBigBlueButtonVideoCallResponse;
@@ -120,6 +123,7 @@ export interface ChatResponses {
   'get-own-user': GetOwnUserResponse;
   'get-presence': GetPresenceResponse;
   'get-read-receipts': GetReadReceiptsResponse;
+  'get-realm-domains': GetRealmDomainsResponse;
   'get-saved-snippets': GetSavedSnippetsResponse;
   'get-scheduled-messages': GetScheduledMessagesResponse;
   'get-server-settings': GetServerSettingsResponse;
