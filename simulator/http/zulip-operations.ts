@@ -189,7 +189,7 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'update-user', method: 'PATCH', path: '/users/{user_id}' },
   { operationId: 'deactivate-user', method: 'DELETE', path: '/users/{user_id}' },
   { operationId: 'get-user-by-email', method: 'GET', path: '/users/{email}' },
-  { operationId: 'update-user-by-email', method: 'PATCH', path: '/users/{email}', notImplemented: 'not yet: PATCH /users/{user_id} is served' },
+  { operationId: 'update-user-by-email', method: 'PATCH', path: '/users/{email}' },
   { operationId: 'reactivate-user', method: 'POST', path: '/users/{user_id}/reactivate' },
   { operationId: 'get-user-status', method: 'GET', path: '/users/{user_id}/status' },
   { operationId: 'update-status', method: 'POST', path: '/users/me/status' },
@@ -215,7 +215,7 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'get-alert-words', method: 'GET', path: '/users/me/alert_words' },
   { operationId: 'add-alert-words', method: 'POST', path: '/users/me/alert_words' },
   { operationId: 'remove-alert-words', method: 'DELETE', path: '/users/me/alert_words' },
-  { operationId: 'regenerate-api-key', method: 'POST', path: '/users/me/api_key/regenerate', source: 'later', notImplemented: 'not yet' },
+  { operationId: 'regenerate-api-key', method: 'POST', path: '/users/me/api_key/regenerate', source: 'later' },
   { operationId: 'get-bot-api-key', method: 'GET', path: '/bots/{bot_id}/api_key', source: 'later', notImplemented: 'not yet: GET /bots lists the keys of the bots one owns' },
   { operationId: 'regenerate-bot-api-key', method: 'POST', path: '/bots/{bot_id}/api_key/regenerate', source: 'later' },
   // Entries of the description that document rather than name an endpoint

@@ -63,6 +63,7 @@ import type { GetUserResponse } from './get-user.ts';
 import type { GetUsersResponse } from './get-users.ts';
 import type { JwtFetchApiKeyResponse } from './jwt-fetch-api-key.ts';
 import type { MarkAllAsReadResponse } from './mark-all-as-read.ts';
+import type { RegenerateApiKeyResponse } from './regenerate-api-key.ts';
 import type { RegenerateBotApiKeyResponse } from './regenerate-bot-api-key.ts';
 import type { RegisterClientDeviceResponse } from './register-client-device.ts';
 import type { RegisterQueueResponse } from './register-queue.ts';
@@ -144,6 +145,7 @@ export interface ChatResponses {
   'get-users': GetUsersResponse;
   'jwt-fetch-api-key': JwtFetchApiKeyResponse;
   'mark-all-as-read': MarkAllAsReadResponse;
+  'regenerate-api-key': RegenerateApiKeyResponse;
   'regenerate-bot-api-key': RegenerateBotApiKeyResponse;
   'register-client-device': RegisterClientDeviceResponse;
   'register-queue': RegisterQueueResponse;
