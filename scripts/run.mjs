@@ -12,7 +12,8 @@
  *
  * Each entry is bundled by esbuild into one ES module, packages included: one file to read and
  * no module resolution at start-up (measured faster than bundling only the project's own code,
- * and than tsc's file-per-module output). The bundles live in node_modules/.cache/compiled/
+ * and than tsc's file-per-module output). A CommonJS entry instead runs through V8's code cache
+ * (scripts/code-cache.mjs), its stack traces mapped when first formatted (scripts/stack-map.mjs). The bundles live in node_modules/.cache/compiled/
  * (never committed; `npm ci` starts them afresh), each beside a manifest of its inputs with their
  * modification times and sizes: checking freshness is one stat per project file plus one for
  * node_modules/.package-lock.json, which npm rewrites whenever a package changes.
@@ -27,15 +28,21 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runWithCodeCache } from './code-cache.mjs';
+import { mapStackTraces } from './stack-map.mjs';
 
 const ROOT = path.resolve(path.dirname(realpathSync(fileURLToPath(import.meta.url))), '..');
 
-/** Entry name → its TypeScript source. Entry points are only ever run, never imported. */
+/** Entry name → its TypeScript source (or options, see EntryOptions). Entry points are only ever run, never imported. */
 export const ENTRIES = {
   build: 'scripts/build.ts',
   serve: 'scripts/serve.ts',
   mcp: 'scripts/mcp.ts',
-  simulator: 'scripts/simulator.ts',
+  // Its start is a user's wait (docs/performance.md, `startup`): CommonJS, so that it runs through
+  // V8's code cache (scripts/code-cache.mjs). zxcvbn's dictionaries (800 KB, built into tables
+  // when loaded: about 70 ms of CPU) are needed only by a fixture with production's password
+  // rules: its stand-in loads them on first use.
+  simulator: { source: 'scripts/simulator.ts', format: 'cjs', replace: { zxcvbn: 'scripts/package-shims/zxcvbn.cjs' } },
   start: 'scripts/start.ts',
   'deploy-config': 'scripts/deploy-config.ts',
   types: 'scripts/gen-types.ts',
@@ -58,7 +65,7 @@ export const WORKERS = {
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */
-const FORMAT = 'esbuild-esm-node20-bundled-3';
+const FORMAT = 'esbuild-esm-node20-bundled-4';
 /** npm rewrites it on every install, update or removal of a package. */
 const PACKAGES_STAMP = 'node_modules/.package-lock.json';
 
@@ -81,8 +88,9 @@ const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:mod
  *   format      'esm' (the default, written as NAME.mjs) or 'cjs' (NAME.cjs);
  *   executable  starts with a `#!/usr/bin/env node` line (a package's bin);
  *   link        project source → the specifier the bundle imports it by, instead of carrying a
- *               copy of it (another bundle of the same build).
- * @typedef {{ source: string, format?: 'esm' | 'cjs', executable?: boolean, link?: Record<string, string> }} EntryOptions
+ *               copy of it (another bundle of the same build);
+ *   replace     package → a stand-in file under the root the bundle carries instead (replacePackages).
+ * @typedef {{ source: string, format?: 'esm' | 'cjs', executable?: boolean, link?: Record<string, string>, replace?: Record<string, string> }} EntryOptions
  * @typedef {{ root: string, outdir: string, entries: Record<string, string | EntryOptions>, sourcemaps?: boolean }} Project
  * @typedef {{ format: string, inputs: [string, [number, number] | null][] }} Manifest
  */
@@ -308,10 +316,15 @@ async function main() {
   }
   // The command's project is this checkout, whatever node_modules links to (scripts/cli/root.ts).
   process.env.TEAM_CHAT_PROJECT_ROOT = ROOT;
-  // Stack traces then name the .ts sources, lines and columns.
-  process.setSourceMapsEnabled(true);
   const bundle = bundlePath(PROJECT, first);
   process.argv.splice(1, 2, bundle);
+  // Stack traces then name the .ts sources, lines and columns.
+  if (entryOptions(PROJECT, first).format === 'cjs') {
+    mapStackTraces(bundle);
+    runWithCodeCache(bundle);
+    return;
+  }
+  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(bundle).href);
 }
 

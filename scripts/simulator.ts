@@ -6,4 +6,6 @@
  */
 import { runSimulatorCommand } from '../simulator/cli/command.ts';
 
-await runSimulatorCommand({ invocation: 'npm run simulator --', seedSharedWith: 'npm start' });
+// Not awaited: the bundle is CommonJS (scripts/run.mjs), which has no top-level await. A failure
+// still ends the process (an unhandled rejection), and the server keeps it running.
+void runSimulatorCommand({ invocation: 'npm run simulator --', seedSharedWith: 'npm start' });

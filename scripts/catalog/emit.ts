@@ -2,7 +2,6 @@
  * Stage 5 (pure): the catalog → every output file, keyed by its path under dist/. JSON files
  * carry the name of the schema they must satisfy; the next stage checks them all.
  */
-import type { AsPlainObject } from 'minisearch';
 import type { Bundle } from '../../schemas/generated/types/catalog/bundle.ts';
 import type { Index } from '../../schemas/generated/types/catalog/index.ts';
 import type { Status } from '../../schemas/generated/types/catalog/status.ts';
@@ -53,8 +52,6 @@ export interface EmitOptions {
   generatedAt: string;
   /** `watch`: twins rendered before, kept while nothing they depend on changes. */
   twins?: TwinMemo;
-  /** `watch`: search.json's index, already built from this catalog's searchDocuments (in steps). */
-  searchIndex?: AsPlainObject;
 }
 
 const api = (rel: string): string => `${API_PREFIX.slice(1)}/${rel}`;
@@ -108,11 +105,11 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   json('index.json', 'index', index(c, { services, sectors, areas, insights, faqs, pages }));
   json('openapi.json', null, openapiDocument(c));
   out.set(api('search.json'), lazyJson('search', () => {
-    const index = opts.searchIndex ?? buildSearchIndex(searchDocuments(c));
+    const searchDocs = searchDocuments(c);
     return {
       api_version: API_VERSION, url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'search.json'),
-      engine: 'minisearch', kinds: [...SEARCH_KINDS], field_boost: { ...FIELD_BOOST }, document_count: index.documentCount,
-      index,
+      engine: 'minisearch', kinds: [...SEARCH_KINDS], field_boost: { ...FIELD_BOOST }, document_count: searchDocs.length,
+      index: buildSearchIndex(searchDocs),
     };
   }));
   for (const rel of ['index.json', 'bundle.json', 'openapi.json', 'search.json']) mapJson(rel, c.updated);

@@ -31,8 +31,6 @@ import { docSitePath, resolvesIn, type KnownTargets } from './link-check.ts';
 import { buildCatalog as assembleCatalog, type Catalog } from './model.ts';
 import { parseSource } from './parse.ts';
 import { ENCODINGS } from './precompress.ts';
-import { searchDocuments } from './search/documents.ts';
-import { buildSearchIndexInSteps } from './search/engine.ts';
 import { buildSettings, checkFile, checkSet, generatedAtOf, outputPaths, reportFailure, twinSink, type BuildOptions, type BuildResult, type FileCheck } from './pipeline.ts';
 import { textOf, writeOutputs } from './serialize.ts';
 import type { TwinMemo } from './twins.ts';
@@ -327,14 +325,7 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
     if (early.count > 0) firstOutputMs = performance.now() - started;
     await pause();
 
-    // The search index is the largest single piece of work: built in steps.
-    const steps = buildSearchIndexInSteps(searchDocuments(catalog));
-    let step = steps.next();
-    while (!step.done) {
-      await pause();
-      step = steps.next();
-    }
-    const outputs = emitCatalog(catalog, { generatedAt, twins, searchIndex: step.value });
+    const outputs = emitCatalog(catalog, { generatedAt, twins });
     await hooks.stage?.('emitted');
     await pause();
     const { shapes, changedFiles } = await compare(last, outputs, pause);

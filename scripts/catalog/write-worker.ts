@@ -18,6 +18,7 @@ import { parentPort } from 'node:worker_threads';
 import type zlib from 'node:zlib';
 import { ENCODINGS, LARGE_FILE_BYTES, compressSync, largeFileCompressor } from './precompress.ts';
 import type { WriteBatch, WriteOp, WriteReply } from './write-ops.ts';
+import { ReusingStream, writeOrLink } from './write-reuse.ts';
 
 /** Input a stream's compressor may have queued before the batch that feeds it waits. */
 const QUEUED_BYTES = 1 << 20;
@@ -126,6 +127,8 @@ class StreamTwins {
 
 const fds = new Map<string, number>();
 const streamTwins = new Map<string, StreamTwins>();
+/** Streams with a previous version to compare with (write-reuse.ts). */
+const reusing = new Map<string, ReusingStream>();
 
 function fdOf(file: string): number {
   const fd = fds.get(file);
@@ -148,14 +151,23 @@ async function run(ops: readonly WriteOp[]): Promise<number> {
           bytes += writeFile(op.path, data) + writeTwins(op.path, twinsOf(data));
           break;
         }
-        bytes += writeFile(op.path, op.data);
+        bytes += op.previous === undefined ? writeFile(op.path, op.data) : writeOrLink(op.path, op.data, op.previous);
         break;
       }
       case 'open':
+        if (op.previous !== undefined && !op.twins) {
+          reusing.set(op.path, new ReusingStream(op.path, op.previous));
+          break;
+        }
         fds.set(op.path, fs.openSync(op.path, 'w'));
         if (op.twins) streamTwins.set(op.path, new StreamTwins());
         break;
       case 'append': {
+        const reused = reusing.get(op.path);
+        if (reused) {
+          bytes += reused.append(op.data);
+          break;
+        }
         const compressing = streamTwins.get(op.path);
         if (!compressing) {
           bytes += writeAll(fdOf(op.path), op.data);
@@ -168,6 +180,12 @@ async function run(ops: readonly WriteOp[]): Promise<number> {
         break;
       }
       case 'close': {
+        const reused = reusing.get(op.path);
+        if (reused) {
+          reusing.delete(op.path);
+          reused.close();
+          break;
+        }
         fs.closeSync(fdOf(op.path));
         fds.delete(op.path);
         const compressing = streamTwins.get(op.path);
@@ -207,6 +225,14 @@ parentPort.on('message', ({ id, ops }: WriteBatch) => {
         }
       }
       fds.clear();
+      for (const stream of reusing.values()) {
+        try {
+          stream.abort();
+        } catch {
+          // Already closed: nothing left to release.
+        }
+      }
+      reusing.clear();
       for (const compressing of streamTwins.values()) compressing.destroy();
       streamTwins.clear();
       const { message, code } = error as NodeJS.ErrnoException;

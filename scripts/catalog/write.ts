@@ -7,9 +7,12 @@
  * written by a couple of worker threads (write-worker.ts) while the main thread goes on
  * rendering. The folders are queued first, at prepareWrite, so the workers create them while the
  * caller is still checking the outputs. At most a bounded amount of rendered text is in flight.
+ * A file whose bytes equal the same file's in the folder being replaced is hard-linked from it
+ * instead of written again (write-reuse.ts): a rebuild over an existing dist/ writes only what
+ * changed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,8 +68,9 @@ export interface PendingWrite {
  * Start a write: create the fresh folder, and queue its subfolders to the writer threads now, so
  * they are made while the caller finishes checking the outputs. `files` are POSIX paths relative
  * to outDir, best listed in the order they will be written (folders are made in that order).
+ * `linkUnchanged: false` writes every file even where outDir already holds its bytes.
  */
-export function prepareWrite(outDir: string, files: readonly string[]): PendingWrite {
+export function prepareWrite(outDir: string, files: readonly string[], options: { linkUnchanged?: boolean } = {}): PendingWrite {
   const parent = path.dirname(path.resolve(outDir));
   const base = path.basename(path.resolve(outDir));
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -76,7 +80,7 @@ export function prepareWrite(outDir: string, files: readonly string[]): PendingW
   let writer: Writer | undefined;
   let setupError: unknown;
   try {
-    writer = new Writer(fresh, files);
+    writer = new Writer(fresh, files, options.linkUnchanged === false ? null : previousFolder(outDir));
   } catch (error) {
     setupError = error;
   }
@@ -99,6 +103,15 @@ export function prepareWrite(outDir: string, files: readonly string[]): PendingW
       }
     },
   };
+}
+
+/** The output folder being replaced, whose unchanged files the writer threads link (write-reuse.ts). */
+function previousFolder(outDir: string): string | null {
+  try {
+    return statSync(outDir).isDirectory() ? path.resolve(outDir) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Render, write and swap in one go: each file rendered on its own, as an iterable of pieces. */
@@ -143,6 +156,8 @@ class Lane {
 /** The sink behind commit(): routes operations to the writer threads, keeps exact accounts. */
 class Writer implements WriteSink {
   readonly #root: string;
+  /** The folder this one replaces, if any: a file there with the same bytes is linked, not written. */
+  readonly #previous: string | null;
   readonly #expected: Set<string>;
   readonly #written = new Set<string>();
   readonly #lanes: Lane[];
@@ -156,8 +171,9 @@ class Writer implements WriteSink {
   /** Streams opened and not yet ended: path → its lane, so a failed build still closes them. */
   readonly #open = new Map<string, Lane>();
 
-  constructor(root: string, files: readonly string[]) {
+  constructor(root: string, files: readonly string[], previous: string | null) {
     this.#root = root;
+    this.#previous = previous;
     this.#expected = new Set(files);
     // Folders that hold other folders or several files (api/v1, api/v1/insights, servicios…)
     // are few: made here, before any thread starts, so their files can go to either thread.
@@ -218,7 +234,11 @@ class Writer implements WriteSink {
     this.#claim(rel);
     await this.#room();
     const lane = this.#laneOf(rel);
-    this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data }, data.length);
+    this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data, ...this.#previousOf(rel) }, data.length);
+  }
+
+  #previousOf(rel: string): { previous?: string } {
+    return this.#previous === null ? {} : { previous: path.join(this.#previous, rel) };
   }
 
   /**
@@ -247,7 +267,7 @@ class Writer implements WriteSink {
     this.#claim(rel);
     const lane = this.#laneOf(rel);
     const file = path.join(this.#root, rel);
-    this.#queue(lane, { op: 'open', path: file, ...(twins ? { twins } : {}) }, 0);
+    this.#queue(lane, { op: 'open', path: file, ...(twins ? { twins } : this.#previousOf(rel)) }, 0);
     this.#open.set(file, lane);
     let pieces: string[] = [];
     let size = 0;

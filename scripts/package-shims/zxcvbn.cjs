@@ -2,7 +2,7 @@
  * The npm package's stand-in for zxcvbn. zxcvbn's dictionaries are 800 KB, and only a fixture that
  * asks for production's password rules (realm.password_min_guesses above 0) ever scores a
  * password, so the package leaves them out and loads the real zxcvbn, installed beside it, on the
- * first score. The repository's own commands bundle the real one.
+ * first score. `npm run simulator` carries it too (scripts/run.mjs), and so starts without them.
  */
 'use strict';
 

@@ -273,6 +273,7 @@ function buildRealm(fixture: Fixture): Realm {
     push_notifications_enabled: r.push_notifications_enabled ?? false,
     bot_storage_size_limit: r.bot_storage_size_limit ?? 10_000_000,
     videocall_provider_configured: r.videocall_provider_configured ?? true,
+    domains: (r.domains ?? []).map((d, i) => ({ id: i + 1, domain: d.domain.toLowerCase(), allow_subdomains: d.allow_subdomains ?? false })),
     send_channel_events_messages: r.send_channel_events_messages ?? true,
     message_retention_days: r.message_retention_days ?? null,
     new_stream_announcements_stream_id: null,
@@ -405,6 +406,7 @@ export function emailToken(deps: Deps): string {
 export function loadFixture(fixture: Fixture, deps: Deps): State {
   const state = emptyState(buildRealm(fixture));
   for (const l of state.realm.linkifiers) reserveId(state, 'linkifier', l.id);
+  for (const d of state.realm.domains) reserveId(state, 'realm_domain', d.id);
   const realm = state.realm;
   const created = fixture.realm.date_created ?? 1_700_000_000;
   createSystemGroups(state);

@@ -76,6 +76,8 @@ export interface Realm extends RealmGroupSettings {
   bot_storage_size_limit: number;
   /** Whether the server has the video-call provider's OAuth client credentials. */
   videocall_provider_configured: boolean;
+  /** The allowed email domains (Zulip's RealmDomain rows), in the order added; ids from the `realm_domain` counter. */
+  domains: { id: number; domain: string; allow_subdomains: boolean }[];
   /** Whether the server can send mobile push notifications (Zulip's push_notifications_configured). */
   push_notifications_enabled: boolean;
   send_channel_events_messages: boolean;

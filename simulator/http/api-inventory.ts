@@ -4,7 +4,7 @@
  * description does not name. Pure: the test compares it with the file, and writes it on request.
  */
 import type { Route } from './route.ts';
-import { SIMULATOR_ONLY_ROUTES, ZULIP_OPERATIONS, type ZulipOperation } from './zulip-operations.ts';
+import { SIMULATOR_ONLY_ROUTES, ZULIP_OPERATIONS, ZULIP_YAML, type ZulipOperation } from './zulip-operations.ts';
 
 /** `{user_id}` and `{realm_id_str}` name the same segment: compare paths with the names left out. */
 export const shapeOf = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
@@ -25,8 +25,16 @@ export function routeFor(routes: readonly Route[], op: ZulipOperation): Route | 
   return routes.find((r) => routeKeys(r).some((k) => shapeOf(k) === shape && !claimed.has(k)));
 }
 
+/** Where an operation is documented, as the inventory's column says it. */
+function documented(op: ZulipOperation): string {
+  if (op.source === 'later') return 'later';
+  if (op.source === 'proposed') return 'proposed';
+  return 'yes';
+}
+
 export function inventoryMarkdown(routes: readonly Route[], featureLevel: number): string {
   const served = ZULIP_OPERATIONS.filter((op) => op.notImplemented === undefined);
+  const inSnapshot = ZULIP_OPERATIONS.filter((op) => op.source === undefined).length;
   const lines = [
     '# Zulip REST API inventory',
     '',
@@ -36,14 +44,20 @@ export function inventoryMarkdown(routes: readonly Route[], featureLevel: number
     `Every operation of Zulip's \`zerver/openapi/zulip.yaml\`, and whether the simulator (feature level ${featureLevel}) serves it:`,
     `${served.length} of ${ZULIP_OPERATIONS.length} are served.`,
     '',
-    '| operationId | method | Zulip path | simulator |',
-    '| --- | --- | --- | --- |',
+    `The list was read from \`${ZULIP_YAML.path}\` at ${ZULIP_YAML.repo}@${ZULIP_YAML.commit.slice(0, 12)}`,
+    `(\`info.version\` ${ZULIP_YAML.infoVersion}; its notes reach feature level ${ZULIP_YAML.newestFeatureLevelMentioned}), which has`,
+    `${ZULIP_YAML.operationCount} operations, all below (column "in yaml": yes; ${inSnapshot} rows). Rows marked "later" are not in that`,
+    "snapshot and come from Zulip's endpoint index (documented after it, or routed by `zproject/urls.py`); \"proposed\" is only",
+    'in an unmerged pull request.',
+    '',
+    '| operationId | method | Zulip path | in yaml | simulator |',
+    '| --- | --- | --- | --- | --- |',
   ];
   for (const op of ZULIP_OPERATIONS) {
     const route = op.notImplemented === undefined ? routeFor(routes, op) : undefined;
     const exact = route !== undefined && routeKeys(route).includes(`${op.method} ${op.path}`);
     const status = op.notImplemented !== undefined ? `not served: ${op.notImplemented}` : exact ? 'served' : `served at \`${route?.path}\``;
-    lines.push(`| \`${op.operationId}\` | ${op.method} | \`${op.path}\` | ${status} |`);
+    lines.push(`| \`${op.operationId}\` | ${op.method} | \`${op.path}\` | ${documented(op)} | ${status} |`);
   }
   lines.push('', '## Routes the description does not name', '', '| method and path | what it is |', '| --- | --- |');
   for (const [key, why] of Object.entries(SIMULATOR_ONLY_ROUTES)) lines.push(`| \`${key}\` | ${why} |`);

@@ -40,12 +40,25 @@ function asset(type: string, text: string): Asset {
   return { type, text, length: Buffer.byteLength(text, 'utf8'), etag };
 }
 
-const ASSETS = new Map<string, Asset>([
-  ['/', asset('text/html; charset=utf-8', LIVE_HTML)],
-  [`${LIVE_ASSET_PREFIX}/live.js`, asset('text/javascript; charset=utf-8', LIVE_JS)],
-  [`${LIVE_ASSET_PREFIX}/live.css`, asset('text/css; charset=utf-8', LIVE_CSS)],
-  [`${LIVE_ASSET_PREFIX}/favicon.svg`, asset('image/svg+xml', LIVE_FAVICON)],
+/** The page's files by path, with their lengths and ETags worked out when the page is first asked for, not at every start. */
+const ASSET_SOURCES = new Map<string, () => Asset>([
+  ['/', () => asset('text/html; charset=utf-8', LIVE_HTML)],
+  [`${LIVE_ASSET_PREFIX}/live.js`, () => asset('text/javascript; charset=utf-8', LIVE_JS)],
+  [`${LIVE_ASSET_PREFIX}/live.css`, () => asset('text/css; charset=utf-8', LIVE_CSS)],
+  [`${LIVE_ASSET_PREFIX}/favicon.svg`, () => asset('image/svg+xml', LIVE_FAVICON)],
 ]);
+const ASSETS = new Map<string, Asset>();
+
+function assetAt(path: string): Asset | undefined {
+  let known = ASSETS.get(path);
+  if (known === undefined) {
+    const make = ASSET_SOURCES.get(path);
+    if (make === undefined) return undefined;
+    known = make();
+    ASSETS.set(path, known);
+  }
+  return known;
+}
 
 function pathOf(url: string): string {
   const end = url.search(/[?#]/);
@@ -64,7 +77,7 @@ function realmEmojiBadge(name: string): string {
 }
 
 function fileFor(path: string): Asset | undefined {
-  const known = ASSETS.get(path);
+  const known = assetAt(path);
   if (known) return known;
   const emoji = REALM_EMOJI.exec(path);
   return emoji ? asset('image/svg+xml', realmEmojiBadge(emoji[1]!)) : undefined;
@@ -73,7 +86,7 @@ function fileFor(path: string): Asset | undefined {
 /** Whether the request is for the live page or one of its files. */
 export function isLivePagePath(url: string): boolean {
   const path = pathOf(url);
-  return ASSETS.has(path) || (path.startsWith(REALM_EMOJI_PREFIX) && REALM_EMOJI.test(path));
+  return ASSET_SOURCES.has(path) || (path.startsWith(REALM_EMOJI_PREFIX) && REALM_EMOJI.test(path));
 }
 
 function textResponse(status: number, text: string, headers: Record<string, string> = {}): RawResponse {

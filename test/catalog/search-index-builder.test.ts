@@ -12,6 +12,8 @@ import { checkContent } from '../../scripts/catalog/pipeline.ts';
 import { searchDocuments } from '../../scripts/catalog/search/documents.ts';
 import { SEARCH_KINDS, SEARCH_OPTIONS, type SearchDocument } from '../../scripts/catalog/search/engine.ts';
 import { buildMiniSearchJson } from '../../scripts/catalog/search/index-builder.ts';
+import { tokenize } from '../../scripts/catalog/search/normalize.ts';
+import { forEachWord } from '../../scripts/catalog/search/words.ts';
 import { createSite } from '../../scripts/catalog/site.ts';
 import { CONTENT } from './helpers.ts';
 
@@ -25,9 +27,12 @@ const byBuilder = (docs: readonly SearchDocument[]): string => JSON.stringify(bu
 // A small vocabulary, so words repeat, share prefixes (the radix tree splits and merges), differ
 // only by accents or case, and include stop words; plus any text at all.
 const word = fc.constantFrom('automatización', 'automatizacion', 'Automatizar', 'auto', 'autor', 'a', 'de', 'la', 'IA', 'no', 'servicio', 'servicios', 'serv', 'ñu', '2026', 'x1');
+/** Any UTF-16 text: astral letters and digits (𝐀, 𝟙), other astral characters, lone surrogates. */
+const anyUnits = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('𝐀', '𝟙', '😀', 'ß', 'ǅ', '٣')), maxLength: 30 });
 const text = fc.oneof(
   fc.array(word, { maxLength: 12 }).chain((ws) => fc.constantFrom(' ', ', ', '\n', '](x) ').map((sep) => ws.join(sep))),
   fc.string({ maxLength: 30 }),
+  anyUnits,
 );
 const document = (id: string): fc.Arbitrary<SearchDocument> =>
   fc.record({
@@ -40,6 +45,14 @@ const document = (id: string): fc.Arbitrary<SearchDocument> =>
 const documents = fc.integer({ min: 0, max: 8 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => document(`d${i}`))));
 
 describe('the search index builder', () => {
+  it('finds the words the tokenizer gives, in order, in any text', () => {
+    fc.assert(fc.property(fc.oneof(anyUnits, text), (t) => {
+      const found: string[] = [];
+      forEachWord(t, (start, end) => void found.push(t.slice(start, end)));
+      expect(found).toEqual(tokenize(t));
+    }), { numRuns: 1000 });
+  });
+
   it('gives the same JSON as MiniSearch for any documents', () => {
     fc.assert(fc.property(documents, (docs) => {
       expect(byBuilder(docs)).toBe(byMiniSearch(docs));

@@ -2,7 +2,7 @@
  * The writer (atomic swap, byte count, every announced file exactly once), the JSON assembler
  * (same bytes as JSON.stringify) and the serializer (same bytes, shared parts rendered once).
  */
-import { readdir, mkdir, writeFile, readFile } from 'node:fs/promises';
+import { lstat, readdir, mkdir, symlink, writeFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,68 @@ describe('writeAtomically', () => {
     await expect(failing).rejects.toThrow('render failed');
     expect(await readFile(path.join(out, 'keep.txt'), 'utf8')).toBe('previous');
     expect(await readdir(parent)).toEqual(['dist']);
+  });
+});
+
+describe('a write over a previous folder', () => {
+  const inodes = async (dir: string): Promise<Map<string, number>> => {
+    const tree = await readTree(dir);
+    return new Map(await Promise.all([...tree.keys()].map(async (rel) => [rel, (await lstat(path.join(dir, rel))).ino] as [string, number])));
+  };
+  /** Pieces of about `size` characters each (several appends to the writer), Spanish text. */
+  const pieces = (text: string, size: number): string[] => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+  it('keeps the files whose bytes are unchanged and writes the others in full', async () => {
+    const base = Array.from({ length: 12000 }, (_, i) => `artículo ${i}: captación\n`).join('');
+    const versions: [string, string][] = [
+      ['same.json', 'same.json'],
+      ['changed.json', 'changed.json!'],
+      ['stream/same.txt', base],
+      ['stream/start.txt', `X${base.slice(1)}`],
+      ['stream/middle.txt', `${base.slice(0, 150000)}Ñ${base.slice(150001)}`],
+      ['stream/longer.txt', `${base}más`],
+      ['stream/shorter.txt', base.slice(0, -3)],
+    ];
+    const files = versions.map(([rel]) => rel);
+    const write = (pick: 0 | 1) => writeAtomically(path.join(parent, 'dist'), files, (rel) => {
+      const text = pick === 0 ? (rel.startsWith('stream/') ? base : rel) : (versions.find(([r]) => r === rel)?.[1] ?? '');
+      return rel.startsWith('stream/') ? pieces(text, 20000) : [text];
+    });
+    const parent = await tempDir();
+    await write(0);
+    const before = await inodes(path.join(parent, 'dist'));
+    const stats = await write(1);
+    const out = path.join(parent, 'dist');
+    const tree = await readTree(out);
+    for (const [rel, text] of versions) expect(tree.get(rel)?.toString('utf8'), rel).toBe(text);
+    expect(stats.bytes).toBe([...tree.values()].reduce((n, b) => n + b.length, 0));
+    const after = await inodes(out);
+    const kept = files.filter((rel) => after.get(rel) === before.get(rel));
+    expect(kept).toEqual(['same.json', 'stream/same.txt']);
+    expect(await readdir(parent)).toEqual(['dist']);
+  });
+
+  it('writes a file whose previous version is a symbolic link, never the link', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    await mkdir(out);
+    await writeFile(path.join(parent, 'elsewhere.txt'), 'a.txt\n');
+    await symlink(path.join(parent, 'elsewhere.txt'), path.join(out, 'a.txt'));
+    await writeAtomically(out, ['a.txt'], (rel) => [`${rel}\n`]);
+    expect((await lstat(path.join(out, 'a.txt'))).isFile()).toBe(true);
+    expect(await readFile(path.join(out, 'a.txt'), 'utf8')).toBe('a.txt\n');
+  });
+
+  it('gives the bytes of a fresh write for any previous and new text', async () => {
+    const text = fc.array(fc.constantFrom('a', 'b', 'ñ', 'é', '€', '😀', '\n'), { maxLength: 40 }).map((cs) => cs.join(''));
+    await fc.assert(fc.asyncProperty(fc.array(text, { maxLength: 4 }), fc.array(text, { maxLength: 4 }), text, async (previous, next, whole) => {
+      const parent = await tempDir();
+      const out = path.join(parent, 'dist');
+      await writeAtomically(out, ['s.txt', 'w.txt'], (rel) => (rel === 's.txt' ? ['', ...previous, ''] : [previous.join('')]));
+      await writeAtomically(out, ['s.txt', 'w.txt'], (rel) => (rel === 's.txt' ? ['', ...next, ''] : [whole]));
+      expect(await readFile(path.join(out, 's.txt'), 'utf8')).toBe(next.join(''));
+      expect(await readFile(path.join(out, 'w.txt'), 'utf8')).toBe(whole);
+    }), { numRuns: 8 });
   });
 });
 

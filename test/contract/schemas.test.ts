@@ -109,3 +109,19 @@ describe('an event that drifts breaks the contract', () => {
     expect(contract.take().map((v) => v.subject)).toEqual(['event telepathy']);
   });
 });
+
+describe('a user object carries the fields of its kind', () => {
+  const person = {
+    user_id: 10, email: 'hamlet@zulip.com', delivery_email: null, full_name: 'King Hamlet', date_joined: '2024-01-01T00:00+00:00',
+    is_owner: false, is_admin: false, is_guest: false, is_bot: false, role: 400, timezone: '', avatar_version: 1,
+    avatar_url: null, is_imported_stub: false,
+  };
+  const bot = { ...person, user_id: 30, email: 'bot@zulip.com', is_bot: true, bot_type: 1, bot_owner_id: 10 };
+  const valid = (user: object) => validatorFor('chat/user.schema.json')!(user);
+
+  it('a bot has its type and owner and no profile data; a person no bot fields', () => {
+    expect([valid(person), valid({ ...person, profile_data: {} }), valid(bot), valid({ ...bot, bot_owner_id: null })]).toEqual([true, true, true, true]);
+    const { bot_owner_id: _owner, ...ownerless } = bot;
+    expect([valid(ownerless), valid({ ...bot, profile_data: {} }), valid({ ...person, bot_type: null })]).toEqual([false, false, false]);
+  });
+});

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ZULIP_FEATURE_LEVEL } from '../../simulator/engine/realm/server-version.ts';
 import { inventoryMarkdown, routeFor, routeKeys, shapeOf } from '../../simulator/http/api-inventory.ts';
 import { routes } from '../../simulator/http/routes/index.ts';
-import { SIMULATOR_ONLY_ROUTES, ZULIP_OPERATIONS } from '../../simulator/http/zulip-operations.ts';
+import { SIMULATOR_ONLY_ROUTES, ZULIP_OPERATIONS, ZULIP_YAML } from '../../simulator/http/zulip-operations.ts';
 
 describe("the route table and Zulip's operations", () => {
   it('names each operation once', () => {
@@ -32,6 +32,13 @@ describe("the route table and Zulip's operations", () => {
     expect(unexplained).toEqual([]);
     const stale = Object.keys(SIMULATOR_ONLY_ROUTES).filter((key) => !routes.some((r) => `${r.method} ${r.path}` === key));
     expect(stale).toEqual([]);
+  });
+
+  it('holds every operation of the zulip.yaml it was read from, and says which came later', () => {
+    expect(ZULIP_OPERATIONS.filter((op) => op.source === undefined)).toHaveLength(ZULIP_YAML.operationCount);
+    // Operations Zulip documents only after that snapshot, or not at all, are never silently counted as in it.
+    expect(ZULIP_OPERATIONS.find((op) => op.operationId === 'get-channel-folders')?.source).toBe('later');
+    expect(ZULIP_OPERATIONS.find((op) => op.operationId === 'edit-invite-link')).toMatchObject({ source: 'proposed', notImplemented: expect.any(String) });
   });
 
   it('keeps the neutral names of the specification beside Zulip\'s own', () => {

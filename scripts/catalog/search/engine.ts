@@ -10,8 +10,8 @@
  * you type) and longer words forgive one typo.
  */
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
-import { buildMiniSearchJson, buildMiniSearchJsonInSteps } from './index-builder.ts';
-import { normalizeTerm } from './normalize.ts';
+import { buildMiniSearchJson } from './index-builder.ts';
+import { normalizeTerm, tokenize } from './normalize.ts';
 
 export const SEARCH_KINDS = ['service', 'sector', 'insight', 'area', 'page', 'faq'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -82,19 +82,15 @@ type Stored = Pick<SearchDocument, (typeof STORED_FIELDS)[number]>;
 export const SEARCH_OPTIONS = {
   fields: SEARCH_FIELDS,
   storeFields: [...STORED_FIELDS],
-  // The tokenizer keeps letters and digits together; everything else separates words.
-  tokenize: (text: string) => text.match(/[\p{L}\p{N}]+/gu) ?? [],
+  // Letters and digits stay together; everything else separates words. The build's index
+  // builder finds the same words in place (words.ts).
+  tokenize: (text: string) => tokenize(text),
   processTerm: (term: string) => normalizeTerm(term),
 };
 
 /** The build's side: documents → the index object written to search.json. */
 export function buildSearchIndex(docs: readonly SearchDocument[]): AsPlainObject {
   return buildMiniSearchJson(docs, SEARCH_OPTIONS);
-}
-
-/** The same index, built in steps (see buildMiniSearchJsonInSteps), for `build --watch`. */
-export function buildSearchIndexInSteps(docs: readonly SearchDocument[]): Generator<void, AsPlainObject, void> {
-  return buildMiniSearchJsonInSteps(docs, SEARCH_OPTIONS);
 }
 
 export interface CatalogSearch {

@@ -2,8 +2,9 @@
  * Search documents → the object MiniSearch's `addAll` then `toJSON` would give, byte for byte,
  * in a fraction of the time. MiniSearch files every occurrence of every word into its radix
  * tree (a walk through the tree's Maps per occurrence) and collects each field's distinct words
- * in a fresh Set; at 1,000 documents that was over half a second of the build. Here each
- * distinct word is looked up once in a plain Map, occurrences are counted on the word's record,
+ * in a fresh Set; at 1,000 documents that was over half a second of the build. Here every
+ * occurrence is found in place and looked up in a table of the words seen (words.ts), without
+ * becoming a string of its own; occurrences are counted on the word's record,
  * and the radix tree is only used, once per distinct term, for the order of `index`: that order
  * is the tree's, and it depends only on the order in which terms were first inserted, which is
  * the order they are first met here too (document, field, position).
@@ -14,12 +15,16 @@
  */
 import type { AsPlainObject } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
+import { forEachWord, WordTable } from './words.ts';
 
+/**
+ * The words of each field are normalize.ts's `tokenize` (runs of letters and numbers), found in
+ * place by words.ts; MiniSearch is given that same tokenizer (engine.ts's SEARCH_OPTIONS).
+ */
 export interface IndexOptions<Doc> {
   /** Indexed fields, in MiniSearch's order (their position is their field id). */
   fields: readonly (keyof Doc & string)[];
   storeFields: readonly (keyof Doc & string)[];
-  tokenize: (text: string) => string[];
   processTerm: (term: string) => string | null;
 }
 
@@ -40,27 +45,24 @@ interface WordRecord {
 }
 
 export function buildMiniSearchJson<Doc extends { id: string }>(docs: readonly Doc[], options: IndexOptions<Doc>): AsPlainObject {
-  const steps = buildMiniSearchJsonInSteps(docs, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/** Documents indexed, or terms ordered, between two pauses of the stepwise build. */
-const STEP_SIZE = 64;
-
-/**
- * The same, as a generator that pauses every few documents and terms: `build --watch` runs the
- * search index of a large catalog between other work (a save's own files) instead of holding
- * the thread for seconds. Driven to the end it gives the same object.
- */
-export function* buildMiniSearchJsonInSteps<Doc extends { id: string }>(docs: readonly Doc[], options: IndexOptions<Doc>): Generator<void, AsPlainObject, void> {
-  const { fields, storeFields, tokenize, processTerm } = options;
-  const words = new Map<string, WordRecord>();
+  const { fields, storeFields, processTerm } = options;
+  const words = new WordTable<WordRecord>();
   const termsByText = new Map<string, TermRecord>();
   /** Terms in the order first met: the order MiniSearch inserts them into its tree. */
   const firstMet: TermRecord[] = [];
+  const newWord = (token: string): WordRecord => {
+    const text = processTerm(token);
+    let term: TermRecord | null = null;
+    if (text) {
+      term = termsByText.get(text) ?? null;
+      if (term === null) {
+        term = { term: text, postings: {}, pass: 0, count: 0 };
+        termsByText.set(text, term);
+        firstMet.push(term);
+      }
+    }
+    return { term, pass: 0 };
+  };
   const knownIds = new Set<string>();
   const documentIds: Record<number, string> = {};
   const fieldLength: Record<number, number[]> = {};
@@ -68,9 +70,7 @@ export function* buildMiniSearchJsonInSteps<Doc extends { id: string }>(docs: re
   const storedFields: Record<number, Record<string, unknown>> = {};
   let pass = 0;
 
-  for (let shortId = 0; shortId < docs.length; shortId++) {
-    if (shortId % STEP_SIZE === STEP_SIZE - 1) yield;
-    const doc = docs[shortId] as Doc;
+  docs.forEach((doc, shortId) => {
     const id = doc.id;
     if (id == null) throw new Error('MiniSearch: document does not have ID field "id"');
     if (knownIds.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
@@ -88,53 +88,33 @@ export function* buildMiniSearchJsonInSteps<Doc extends { id: string }>(docs: re
       pass += 1;
       let distinct = 0;
       const counted: TermRecord[] = [];
-      for (const token of tokenize(String(value))) {
-        let word = words.get(token);
-        if (word === undefined) {
-          const text = processTerm(token);
-          let term: TermRecord | null = null;
-          if (text) {
-            term = termsByText.get(text) ?? null;
-            if (term === null) {
-              term = { term: text, postings: {}, pass: 0, count: 0 };
-              termsByText.set(text, term);
-              firstMet.push(term);
-            }
-          }
-          word = { term, pass: 0 };
-          words.set(token, word);
-        }
+      const text = String(value);
+      forEachWord(text, (start, end, hash) => {
+        const word = words.get(text, start, end, hash, newWord);
         if (word.pass !== pass) {
           word.pass = pass;
           distinct += 1;
         }
         const term = word.term;
-        if (term === null) continue;
+        if (term === null) return;
         if (term.pass !== pass) {
           term.pass = pass;
           term.count = 0;
           counted.push(term);
         }
         term.count += 1;
-      }
+      });
       // The same running mean as MiniSearch, in the same order, so the floats are identical.
       lengths[fieldId] = distinct;
       averageFieldLength[fieldId] = ((averageFieldLength[fieldId] || 0) * shortId + distinct) / (shortId + 1);
       for (const term of counted) (term.postings[fieldId] ??= {})[shortId] = term.count;
     });
-  }
+  });
 
   const tree = new SearchableMap<TermRecord>();
-  for (let i = 0; i < firstMet.length; i++) {
-    if (i % (STEP_SIZE * 64) === STEP_SIZE * 64 - 1) yield;
-    const term = firstMet[i] as TermRecord;
-    tree.set(term.term, term);
-  }
+  for (const term of firstMet) tree.set(term.term, term);
   const index: AsPlainObject['index'] = [];
-  for (const [text, term] of tree) {
-    if (index.length % (STEP_SIZE * 64) === STEP_SIZE * 64 - 1) yield;
-    index.push([text, term.postings]);
-  }
+  for (const [text, term] of tree) index.push([text, term.postings]);
 
   return {
     documentCount: docs.length,

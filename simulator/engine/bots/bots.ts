@@ -245,9 +245,18 @@ export function updateBot(engine: Engine, actor: UserRecord, p: UpdateBotParams)
 
 /** POST /bots/{bot_id}/api_key/regenerate: a fresh key from the seeded source; the old one stops working. */
 export function regenerateBotApiKey(engine: Engine, actor: UserRecord, botId: number): Outcome<{ api_key: string }> {
-  const bot = accessBotById(engine, actor, botId);
-  engine.state.usersByApiKey.delete(bot.api_key);
-  bot.api_key = randomApiKey(engine.deps.random);
-  engine.state.usersByApiKey.set(bot.api_key, bot.id);
-  return outcome({ api_key: bot.api_key }, [effect({ type: 'realm_bot', op: 'update', bot: { user_id: bot.id, api_key: bot.api_key } }, botOwnerUserIds(engine, bot))]);
+  return regenerateApiKey(engine, accessBotById(engine, actor, botId));
+}
+
+/**
+ * do_regenerate_api_key: a new key, the old one dead at once; a bot's owners are told the new key
+ * (`realm_bot` update). POST /users/me/api_key/regenerate (regenerate-api-key) is this for the
+ * caller, bots included: Zulip leaves out @human_users_only there so that a bot can renew its own.
+ */
+export function regenerateApiKey(engine: Engine, user: UserRecord): Outcome<{ api_key: string }> {
+  engine.state.usersByApiKey.delete(user.api_key);
+  user.api_key = randomApiKey(engine.deps.random);
+  engine.state.usersByApiKey.set(user.api_key, user.id);
+  const events = user.is_bot ? [effect({ type: 'realm_bot', op: 'update', bot: { user_id: user.id, api_key: user.api_key } }, botOwnerUserIds(engine, user))] : [];
+  return outcome({ api_key: user.api_key }, events);
 }

@@ -4,6 +4,7 @@
  * line here; a fetch type the simulator does not know is ignored, as Zulip ignores unknown names.
  * Every function answers what the resource's REST endpoints answer at the same moment.
  */
+import { realmDomains } from '../realm/domains.ts';
 import { alertWordsRegisterState } from '../users/alert-words.ts';
 import type { Capabilities } from './queues.ts';
 import type { Engine } from '../core.ts';
@@ -88,7 +89,8 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ],
   ['realm', (c) => realmState(c.engine)],
   ['realm_bot', (c) => realmBotState(c.engine, c.user)],
-  ['realm_domains', () => ({ realm_domains: [] })],
+  // get_realm_domains: the allowed domains (the dev realm's zulip.com), whoever asks.
+  ['realm_domains', (c) => ({ realm_domains: realmDomains(c.engine) })],
   ['realm_emoji', (c) => ({ realm_emoji: realmEmojiDict(c.engine) })],
   // Clients without linkifier_url_template cannot read the templates (Zulip sends them nothing).
   ['realm_linkifiers', (c) => ({ realm_linkifiers: c.capabilities.linkifier_url_template ? linkifiersForApi(c.engine) : [] })],

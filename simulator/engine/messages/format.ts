@@ -148,8 +148,17 @@ export function editFields(history: readonly EditHistoryEntry[], policy: EditHis
   const out: Partial<Message> = {};
   if (lastEdit !== 0) out.last_edit_timestamp = lastEdit;
   if (lastMove !== 0) out.last_moved_timestamp = lastMove;
-  if (policy !== 'none') out.edit_history = visibleEditHistory(policy, history.map((entry) => ({ ...entry })));
+  if (policy !== 'none') out.edit_history = visibleEditHistory(policy, history.map(apiEditEntry));
   return out;
+}
+
+/**
+ * A stored edit as message objects show it: the rendering version is kept for the server's own
+ * use and left out of the API since feature level 284 (zulip.yaml MessagesBase.edit_history).
+ */
+function apiEditEntry(entry: EditHistoryEntry): EditHistoryEntry {
+  const { prev_rendered_content_version: _version, ...shown } = entry;
+  return shown;
 }
 
 /** visible_edit_history_for_message, for stored or formatted entries. */

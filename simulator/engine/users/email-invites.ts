@@ -11,11 +11,14 @@ import { hasRealmGroupPermission } from '../groups/groups.ts';
 import { accessStreamsForInvite, checkInviteRole, controlledInvites, invitesChanged } from './invite-rules.ts';
 import type { CreateInviteParams } from './invites.ts';
 import { ROLE, nextId, type EmailInvite, type Role, type UserRecord } from '../state.ts';
-import { isValidEmail, userByDeliveryEmail } from './emails.ts';
+import { userByDeliveryEmail } from './emails.ts';
+import { emailRefusal, realmEmailValidator } from './email-validation.ts';
 import { accessGroupForUpdate } from '../groups/user-groups.ts';
 
 /** settings.INVITES_DEFAULT_REALM_DAILY_MAX: invitations a realm may send in a day. */
 export const INVITES_DAILY_MAX = 100;
+/** settings.INVITES_MIN_USER_AGE_DAYS: how old a member's account must be to invite, when the realm needs no invitation to join. */
+export const INVITES_MIN_USER_AGE_DAYS = 3;
 const DAY_SECONDS = 86_400;
 
 /** An email invitation as GET /invites lists it. */
@@ -78,9 +81,10 @@ function sendInvitationEmail(engine: Engine, invite: EmailInvite, referrer: User
 /**
  * POST /invites, in invite_users_backend's order: the realm's can_invite_users_group, the role
  * bound, at least one address, the channels, the groups, a custom welcome text only from an
- * administrator; then do_invite_users: the daily limit, every address valid (else nothing is
- * sent), then those already taken are skipped (all of them: nothing sent), and each other one
- * gets an invitation and its email.
+ * administrator; then do_invite_users: the daily limit, a member's account old enough (in a realm
+ * anyone may join), every address valid and allowed by the realm's email rules (else nothing is
+ * sent, and the error lists those refused and those taken), then those already taken are skipped
+ * (all of them: nothing sent), and each other one gets an invitation and its email.
  */
 export function sendInvites(engine: Engine, actor: UserRecord, p: SendInvitesParams): Outcome<{ skipped: ChatError | null }> {
   if (!hasRealmGroupPermission(engine, actor, 'can_invite_users_group')) throw ChatError.badRequest('Insufficient permission');
@@ -100,20 +104,37 @@ export function sendInvites(engine: Engine, actor: UserRecord, p: SendInvitesPar
       { sent_invitations: false, daily_limit_reached: true },
     );
   }
-  const candidates = emails.filter((e) => e !== '');
-  const invalid: Refusal[] = candidates.filter((e) => !isValidEmail(e)).map((e) => [e, 'Invalid address.', false]);
-  if (invalid.length > 0) throw invitationError("Some emails did not validate, so we didn't send any invitations.", invalid, { sent_invitations: false });
-  if (candidates.length === 0) throw invitationError("We weren't able to invite anyone.", [], { sent_invitations: false });
-  // get_existing_user_errors, not verbose.
+  // Without invite_required, a member needs an account older than INVITES_MIN_USER_AGE_DAYS.
+  if (!engine.state.realm.invite_required && !isAdmin(actor) && actor.date_joined > now - INVITES_MIN_USER_AGE_DAYS * DAY_SECONDS) {
+    throw invitationError(
+      'Your account is too new to send invites for this organization. Ask an organization admin, or a more experienced user.',
+      [],
+      { sent_invitations: false },
+    );
+  }
+  // validate_email_is_valid on each address (an empty one is passed over), then
+  // get_existing_user_errors, not verbose, on those that passed.
+  const allowedInRealm = realmEmailValidator(engine);
+  const errors: Refusal[] = [];
+  const good: string[] = [];
+  for (const email of emails) {
+    if (email === '') continue;
+    const refusal = emailRefusal(email, allowedInRealm);
+    if (refusal === null) good.push(email);
+    else errors.push([email, refusal, false]);
+  }
   const skipped: Refusal[] = [];
-  for (const email of candidates) {
+  for (const email of good) {
     if (isSystemBotEmail(engine, email)) skipped.push([email, 'Reserved for system bots.', false]);
     else {
       const existing = userByDeliveryEmail(engine, email);
       if (existing) skipped.push([email, existing.is_active ? 'Already has an account.' : 'Account has been deactivated.', !existing.is_active]);
     }
   }
-  if (skipped.length === candidates.length) throw invitationError("We weren't able to invite anyone.", skipped, { sent_invitations: false });
+  if (errors.length > 0) throw invitationError("Some emails did not validate, so we didn't send any invitations.", [...errors, ...skipped], { sent_invitations: false });
+  // Measured against every address sent, the empty one included, as Zulip measures it.
+  if (skipped.length > 0 && skipped.length === emails.length) throw invitationError("We weren't able to invite anyone.", skipped, { sent_invitations: false });
+  const candidates = good;
 
   const skippedEmails = new Set(skipped.map(([email]) => email));
   for (const email of candidates) {

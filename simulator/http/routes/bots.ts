@@ -1,5 +1,8 @@
-/** Bots (zerver/views/users.py, zerver/actions/bots.py): create, list your own, edit, new API key. DELETE is with the users' routes. */
-import { createBot, listOwnBots, regenerateBotApiKey, updateBot } from '../../engine/bots/bots.ts';
+/**
+ * Bots (zerver/views/users.py, zerver/actions/bots.py): create, list your own, edit, new API key. DELETE is with the users' routes.
+ * Renewing one's own key (zerver/views/user_settings.py regenerate_api_key) is here too: it is the same action.
+ */
+import { createBot, listOwnBots, regenerateApiKey, regenerateBotApiKey, updateBot } from '../../engine/bots/bots.ts';
 import { isValidUrl } from '../../engine/users/profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { ROLES } from '../../engine/users/admin.ts';
@@ -112,5 +115,14 @@ export const botRoutes: Route[] = [
     handler({ engine, user, params }) {
       return regenerateBotApiKey(engine, user, params.bot_id);
     },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/users/me/api_key/regenerate',
+    response: 'regenerate-api-key',
+    auth: 'user',
+    summary: 'replace your own API key (a bot may renew its own)',
+    params: [],
+    handler: ({ engine, user }) => regenerateApiKey(engine, user),
   }),
 ];

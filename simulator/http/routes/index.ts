@@ -25,6 +25,7 @@ import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { readReceiptRoutes } from './read-receipts.ts';
 import { realmPlaygroundRoutes } from './realm-playgrounds.ts';
+import { realmDomainRoutes } from './realm-domains.ts';
 import { realmUserDefaultsRoutes } from './realm-user-defaults.ts';
 import { realmRoutes } from './realm.ts';
 import { scheduledMessageRoutes } from './scheduled-messages.ts';
@@ -73,6 +74,7 @@ export const routes: readonly Route[] = [
   ...mutedUserRoutes,
   ...readReceiptRoutes,
   ...realmPlaygroundRoutes,
+  ...realmDomainRoutes,
   ...realmUserDefaultsRoutes,
   ...emailInviteRoutes,
   ...pushTestRoutes,

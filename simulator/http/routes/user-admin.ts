@@ -4,6 +4,7 @@ import { withValue } from '../../engine/events/effects.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 import { parseChanges } from './profile-fields.ts';
+import { accessUserByEmail } from '../../engine/users/users.ts';
 
 export const userAdminRoutes: Route[] = [
   defineRoute({
@@ -38,6 +39,30 @@ export const userAdminRoutes: Route[] = [
     handler({ engine, user, params }) {
       return withValue(updateUser(engine, user, {
         userId: params.user_id,
+        fullName: params.full_name,
+        role: params.role,
+        profileData: params.profile_data,
+      }), {});
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/users/{email}',
+    response: 'empty',
+    // update_user_by_email_api: the target found as GET /users/{email} finds it (the real address
+    // where its visibility lets the caller see it, or the user{id}@ dummy), then PATCH /users/{user_id}.
+    auth: 'user',
+    summary: 'the same, naming the user by email',
+    params: [
+      { name: 'email', type: 'string', in: 'path', required: true },
+      { name: 'full_name', type: 'string' },
+      { name: 'role', type: 'int', oneOf: ROLES },
+      { name: 'profile_data', type: 'json_array', validate: parseChanges },
+    ],
+    handler({ engine, user, params }) {
+      const target = accessUserByEmail(engine, user, params.email);
+      return withValue(updateUser(engine, user, {
+        userId: target.id,
         fullName: params.full_name,
         role: params.role,
         profileData: params.profile_data,

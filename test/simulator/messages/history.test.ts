@@ -147,7 +147,7 @@ describe('edit fields in message objects', () => {
     expect(m.last_moved_timestamp).toBe(LATER + 20);
     expect(m.edit_history).toEqual([
       { user_id: ID.hamlet, timestamp: LATER + 20, prev_topic: 'party at my houz', topic: 'party at my house' },
-      { user_id: ID.hamlet, timestamp: LATER + 10, prev_content: 'Hello!', prev_rendered_content: '<p>Hello!</p>', prev_rendered_content_version: 1 },
+      { user_id: ID.hamlet, timestamp: LATER + 10, prev_content: 'Hello!', prev_rendered_content: '<p>Hello!</p>' },
     ]);
     // GET /messages shows the same.
     const listed = (await fetchMessages(s, OTHELLO, { message_ids: JSON.stringify([id]) })).body.messages[0];

@@ -115,6 +115,16 @@ export interface FixtureRealm {
    */
   dev_auth_enabled?: boolean;
   /**
+   * The organization's allowed email domains (Zulip's RealmDomain rows: realm_domains in /register), which emails_restricted_to_domains enforces for invitations. Default none; the dev realm has zulip.com, as Zulip's populate_db makes it.
+   */
+  domains?: {
+    domain: string;
+    /**
+     * Whether addresses at its subdomains are allowed too (default false).
+     */
+    allow_subdomains?: boolean;
+  }[];
+  /**
    * Whether the server has the video-call provider's OAuth client credentials (default true); false makes POST /calls/videocall/create answer that the credentials are not configured.
    */
   videocall_provider_configured?: boolean;

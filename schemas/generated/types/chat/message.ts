@@ -94,7 +94,7 @@ export interface DisplayRecipientUser {
   is_mirror_dummy: boolean;
 }
 /**
- * One edit: who and when, and what changed (content, channel and/or topic).
+ * One edit: who and when, and what changed (content, channel and/or topic). No prev_rendered_content_version: an internal detail left out of the API since feature level 284 (zulip.yaml MessagesBase).
  *
  * This interface was referenced by `Message`'s JSON-Schema
  * via the `definition` "EditHistoryEntry".
@@ -104,7 +104,6 @@ export interface EditHistoryEntry {
   timestamp: number;
   prev_content?: string;
   prev_rendered_content?: string;
-  prev_rendered_content_version?: number;
   prev_stream?: number;
   stream?: number;
   prev_topic?: string;

@@ -8,7 +8,7 @@ export interface RealmBotUpdateEvent {
   id: number;
   op: 'update';
   /**
-   * The bot's ID and what changed.
+   * The bot's ID and what changed: a field of zulip.yaml's BasicBot; no email or bot_type, which only realm_bot add carries.
    */
   bot: {
     user_id: number;
@@ -38,8 +38,6 @@ export interface RealmBotUpdateEvent {
           service_name?: string;
         }
     )[];
-    email?: string;
-    bot_type?: 1 | 2 | 3 | 4;
     is_active?: boolean;
   };
 }

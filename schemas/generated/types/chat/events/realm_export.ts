@@ -6,7 +6,7 @@
 export interface RealmExportEvent {
   type: 'realm_export';
   id: number;
-  exports?: {
+  exports: {
     id: number;
     acting_user_id: number;
     export_time: number;

@@ -13,7 +13,7 @@ export interface GetMessageHistoryResponse {
     rendered_content: string;
     prev_content?: string;
     prev_rendered_content?: string;
-    user_id?: number | null;
+    user_id: number | null;
     content_html_diff?: string;
     timestamp: number;
   }[];

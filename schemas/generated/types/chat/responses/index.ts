@@ -2,8 +2,10 @@
 
 import type { AddCodePlaygroundResponse } from './add-code-playground.ts';
 import type { AddLinkifierResponse } from './add-linkifier.ts';
+import type { AddRealmDomainResponse } from './add-realm-domain.ts';
 import type { AlertWordsResponse } from './alert-words.ts';
 import type { CheckMessagesMatchNarrowResponse } from './check-messages-match-narrow.ts';
+import type { CreateBigBlueButtonVideoCallResponse } from './create-big-blue-button-video-call.ts';
 import type { CreateBotResponse } from './create-bot.ts';
 import type { CreateChannelFolderResponse } from './create-channel-folder.ts';
 import type { CreateChannelResponse } from './create-channel.ts';
@@ -40,6 +42,7 @@ import type { GetNavigationViewsResponse } from './get-navigation-views.ts';
 import type { GetOwnUserResponse } from './get-own-user.ts';
 import type { GetPresenceResponse } from './get-presence.ts';
 import type { GetReadReceiptsResponse } from './get-read-receipts.ts';
+import type { GetRealmDomainsResponse } from './get-realm-domains.ts';
 import type { GetSavedSnippetsResponse } from './get-saved-snippets.ts';
 import type { GetScheduledMessagesResponse } from './get-scheduled-messages.ts';
 import type { GetServerSettingsResponse } from './get-server-settings.ts';
@@ -60,6 +63,7 @@ import type { GetUserResponse } from './get-user.ts';
 import type { GetUsersResponse } from './get-users.ts';
 import type { JwtFetchApiKeyResponse } from './jwt-fetch-api-key.ts';
 import type { MarkAllAsReadResponse } from './mark-all-as-read.ts';
+import type { RegenerateApiKeyResponse } from './regenerate-api-key.ts';
 import type { RegenerateBotApiKeyResponse } from './regenerate-bot-api-key.ts';
 import type { RegisterClientDeviceResponse } from './register-client-device.ts';
 import type { RegisterQueueResponse } from './register-queue.ts';
@@ -80,8 +84,10 @@ import type { UploadFileResponse } from './upload-file.ts';
 export interface ChatResponses {
   'add-code-playground': AddCodePlaygroundResponse;
   'add-linkifier': AddLinkifierResponse;
+  'add-realm-domain': AddRealmDomainResponse;
   'alert-words': AlertWordsResponse;
   'check-messages-match-narrow': CheckMessagesMatchNarrowResponse;
+  'create-big-blue-button-video-call': CreateBigBlueButtonVideoCallResponse;
   'create-bot': CreateBotResponse;
   'create-channel-folder': CreateChannelFolderResponse;
   'create-channel': CreateChannelResponse;
@@ -118,6 +124,7 @@ export interface ChatResponses {
   'get-own-user': GetOwnUserResponse;
   'get-presence': GetPresenceResponse;
   'get-read-receipts': GetReadReceiptsResponse;
+  'get-realm-domains': GetRealmDomainsResponse;
   'get-saved-snippets': GetSavedSnippetsResponse;
   'get-scheduled-messages': GetScheduledMessagesResponse;
   'get-server-settings': GetServerSettingsResponse;
@@ -138,6 +145,7 @@ export interface ChatResponses {
   'get-users': GetUsersResponse;
   'jwt-fetch-api-key': JwtFetchApiKeyResponse;
   'mark-all-as-read': MarkAllAsReadResponse;
+  'regenerate-api-key': RegenerateApiKeyResponse;
   'regenerate-bot-api-key': RegenerateBotApiKeyResponse;
   'register-client-device': RegisterClientDeviceResponse;
   'register-queue': RegisterQueueResponse;
