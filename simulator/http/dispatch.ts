@@ -218,7 +218,7 @@ function dispatch(
   reached: Reached,
 ): Soon<RawResponse> {
   const queryStart = req.url.indexOf('?');
-  const query = queryStart < 0 ? NO_PARAMS : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
+  const query = queryStart < 0 ? NO_PARAMS : toMap(req.url.slice(queryStart + 1));
   const matched = matchUrl(tables, req.url);
   if (req.trace) req.trace.query = query;
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
