@@ -19,6 +19,15 @@ const piece = fc.oneof(
 );
 const form = fc.array(piece, { maxLength: 30 }).map((pieces) => pieces.join(''));
 
+// ASCII forms whose escapes stand for any bytes (UTF-8 or not), in either case of hex digit.
+const escape = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.boolean()).map(([byte, upper]) => {
+  const hex = byte.toString(16).padStart(2, '0');
+  return `%${upper ? hex.toUpperCase() : hex}`;
+});
+const asciiForm = fc
+  .array(fc.oneof(escape, escape, fc.constantFrom('&', '=', '+', '%', '%4', 'a', 'é'.normalize('NFD').slice(0, 1)), fc.string({ unit: 'binary-ascii', maxLength: 6 })), { maxLength: 40 })
+  .map((pieces) => pieces.join(''));
+
 /** A form as a client sends it: names and values %-escaped by URLSearchParams itself. */
 const encoded = fc
   .array(fc.tuple(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 40 })), { maxLength: 8 })
@@ -43,6 +52,15 @@ describe('formFields', () => {
         expect(entries(formFields(text))).toEqual(entries(plainFormFields(text)));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('reads ASCII forms with escapes of any bytes as URLSearchParams does', () => {
+    fc.assert(
+      fc.property(asciiForm, (text) => {
+        expect(entries(formFields(text))).toEqual(entries(plainFormFields(text)));
+      }),
+      { numRuns: 3000 },
     );
   });
 
