@@ -118,6 +118,25 @@ export interface Handle {
   traits?(method: string, url: string): RequestTraits;
 }
 
+/**
+ * A request line's method in upper case. Clients send it so: then it is the text as sent, where
+ * toUpperCase is a call into the runtime, asked three times per request.
+ */
+function upperMethod(method: string): string {
+  switch (method) {
+    case 'GET':
+    case 'POST':
+    case 'PATCH':
+    case 'DELETE':
+    case 'PUT':
+    case 'HEAD':
+    case 'OPTIONS':
+      return method;
+    default:
+      return method.toUpperCase();
+  }
+}
+
 /** What may come at once or later; a promise is checked for, never assumed. */
 export type Soon<T> = T | Promise<T>;
 
@@ -156,7 +175,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
       if (note?.rateLimitHeaders) response = { ...response, headers: { ...response.headers, ...note.rateLimitHeaders } };
       if (!reached.injected) contract?.response(reached.route, response, req);
       // HEAD: the GET answer's headers (its length included), no body.
-      if (req.method.toUpperCase() !== 'HEAD' || response.dropConnection) return response;
+      if (upperMethod(req.method) !== 'HEAD' || response.dropConnection) return response;
       return { status: response.status, headers: { ...response.headers, 'content-length': String(bodyLength(response)) }, body: '' };
     };
     let response: Soon<RawResponse>;
@@ -176,7 +195,7 @@ export function createDispatcher(getEngine: () => Engine, routes: readonly Route
   handle.answer = answer;
   handle.traits = (method, url) => {
     const matched = matchUrl(tables, url);
-    const upper = method.toUpperCase();
+    const upper = upperMethod(method);
     const route = matched?.entry.byMethod.get((upper === 'HEAD' ? 'GET' : upper) as Method);
     if (route?.maxBodyBytes === undefined && route?.bodyTooLarge === undefined) return route?.longPoll === true ? LONG_POLL : ORDINARY;
     const engine = getEngine();
@@ -218,11 +237,11 @@ function dispatch(
   reached: Reached,
 ): Soon<RawResponse> {
   const queryStart = req.url.indexOf('?');
-  const query = queryStart < 0 ? NO_PARAMS : toMap(new URLSearchParams(req.url.slice(queryStart + 1)));
+  const query = queryStart < 0 ? NO_PARAMS : toMap(req.url.slice(queryStart + 1));
   const matched = matchUrl(tables, req.url);
   if (req.trace) req.trace.query = query;
   if (!matched) throw new ChatError('NOT_FOUND', 'Not Found');
-  const method = req.method.toUpperCase();
+  const method = upperMethod(req.method);
   if (method === 'OPTIONS') {
     return { status: 204, headers: { allow: [...matched.entry.allowed].sort().join(', ') }, body: '' };
   }

@@ -25,7 +25,10 @@ export function bodyLength(response: RawResponse): number {
 const JSON_TYPE = 'application/json';
 
 const SUCCESS_HEAD = '{"result":"success","msg":""';
-const ENVELOPE_KEYS = ['result', 'msg', 'ignored_parameters_unsupported'];
+/** Whether the fields name a key of the envelope itself (then they override it, as a spread would). */
+function hasEnvelopeKey(fields: object): boolean {
+  return Object.hasOwn(fields, 'result') || Object.hasOwn(fields, 'msg') || Object.hasOwn(fields, 'ignored_parameters_unsupported');
+}
 
 /**
  * A handler's success fields already written as JSON text: the members of one object without
@@ -42,7 +45,7 @@ export class SerializedFields<T> {
 
 export function successResponse(fields: object, ignored: string[]): RawResponse {
   const tail = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}}\n` : '}\n';
-  if (ENVELOPE_KEYS.some((key) => Object.hasOwn(fields, key))) {
+  if (hasEnvelopeKey(fields)) {
     const body: Record<string, unknown> = { result: 'success', msg: '', ...fields };
     if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
     return { status: 200, headers: { 'content-type': JSON_TYPE }, body: `${JSON.stringify(body)}\n` };

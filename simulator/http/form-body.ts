@@ -2,7 +2,9 @@
  * A request's form parameters as Django reads them: urlencoded bodies (UTF-8, else ISO-8859-1),
  * multipart bodies with their files kept apart (request.FILES), and the query string.
  */
+import { isAscii } from 'node:buffer';
 import { ChatError } from '../engine/errors.ts';
+import { formFields } from './fast/form-fields.ts';
 import type { UploadedFile } from './route.ts';
 
 /** No parameters: shared by every request without a query or a body (nothing writes to them). */
@@ -11,11 +13,9 @@ export const NO_FILES: ReadonlyMap<string, UploadedFile[]> = new Map();
 /** The body of a GET or HEAD, which Zulip never reads. */
 export const NO_BODY: ParsedBody = { fields: NO_PARAMS, files: NO_FILES };
 
-export function toMap(search: URLSearchParams): Map<string, string> {
-  // Django's QueryDict.get answers the last value of a repeated key.
-  const out = new Map<string, string>();
-  for (const [k, v] of search) out.set(k, v);
-  return out;
+/** A query string's or urlencoded body's fields; of a repeated name, the last value (Django's QueryDict.get). */
+export function toMap(text: string): Map<string, string> {
+  return formFields(text);
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -25,6 +25,9 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  * as ISO-8859-1 instead (each byte one character) before the %-escapes are decoded.
  */
 function formText(body: Buffer): string {
+  // Form bodies are mostly ASCII (their other bytes %-escaped): one byte per character is then
+  // the text UTF-8 gives, read without the decoder's checks.
+  if (isAscii(body)) return body.toString('latin1');
   try {
     return STRICT_UTF8.decode(body);
   } catch {
@@ -79,7 +82,7 @@ export function parseBody(req: BodyOf): ParsedBody | Promise<ParsedBody> {
   if (req.body === undefined || req.body.length === 0) return { fields: NO_PARAMS, files: NO_FILES };
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    return { fields: toMap(new URLSearchParams(typeof req.body === 'string' ? req.body : formText(req.body))), files: NO_FILES };
+    return { fields: toMap(typeof req.body === 'string' ? req.body : formText(req.body)), files: NO_FILES };
   }
   if (type.startsWith('multipart/form-data')) return parseMultipart(req.body, req.headers['content-type']!);
   // Zulip never reads JSON (or any other) bodies on API endpoints: parameters look missing.

@@ -105,10 +105,17 @@ function truncate(text: string, max: number, marker: string): string {
   return chars.slice(0, max - markerChars.length).join('') + marker;
 }
 
+const NEWLINE = 0x0a;
+
 export function normalizeContent(engine: Engine, raw: string): string {
   if (raw.includes('\u0000')) throw ChatError.badRequest('Message must not contain null bytes');
-  const content = raw.replace(/\s+$/u, '').replace(/^\n+/, '');
-  if (content.trim() === '') throw ChatError.badRequest('Message must not be empty');
+  // Trailing whitespace goes (JavaScript's, which trimEnd removes, as /\s+$/u did), then leading
+  // newlines; what is left ends in a character that is not whitespace, or is nothing at all.
+  const trimmed = raw.trimEnd();
+  let start = 0;
+  while (trimmed.charCodeAt(start) === NEWLINE) start++;
+  const content = start === 0 ? trimmed : trimmed.slice(start);
+  if (content === '') throw ChatError.badRequest('Message must not be empty');
   return truncate(content, engine.state.realm.max_message_length, TRUNCATION_MARKER);
 }
 
