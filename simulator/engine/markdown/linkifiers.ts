@@ -19,23 +19,24 @@ export interface Linkifier {
 }
 
 /**
- * What linkifying reads of a compiled re2js pattern. Structural, so that the declarations the npm
- * package ships (the engine's caches hold compiled linkifiers) need no re2js types of their own.
+ * What linkifying reads of a compiled re2js pattern: its RE2 program's one search that reports
+ * every group's bounds. Structural, so that the declarations the npm package ships (the engine's
+ * caches hold compiled linkifiers) need no re2js types of their own.
  */
 export interface CompiledPattern {
-  test(text: string): boolean;
-  matcher(text: string): {
-    find(from: number): boolean;
-    group(name?: string): string | null;
-    start(name?: string): number;
-  };
+  /** [found, then start and end per group (group 0 the whole match), -1 for a group that took no part]. */
+  matchWithGroup(text: string, start: number, end: number, anchor: number, groups: number): readonly unknown[];
 }
 
 /** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
 export interface Compiled {
   re: CompiledPattern | null;
-  /** The user's group names, which fill the URL template. */
-  groups: string[];
+  /** The user's group names, which fill the URL template, with their group numbers. */
+  groups: [name: string, index: number][];
+  /** Group numbers of the wrapped pattern's OUTER and AFTER groups, and how many groups in all. */
+  outer: number;
+  after: number;
+  groupCount: number;
   source: string;
   template: string;
 }
@@ -75,8 +76,17 @@ function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
       // Zulip compiles a pattern RE2 refuses to one that matches nothing.
       re = null;
     }
-    const groups = re ? Object.keys(re.namedGroups()).filter((g) => g !== BEFORE && g !== OUTER && g !== AFTER) : [];
-    compiled = { re, groups, source: linkifier.pattern, template: linkifier.url_template };
+    const named = re ? re.namedGroups() : {};
+    const groups = Object.entries(named).filter(([g]) => g !== BEFORE && g !== OUTER && g !== AFTER);
+    compiled = {
+      re: re ? re.re2() : null,
+      groups,
+      outer: named[OUTER] ?? 0,
+      after: named[AFTER] ?? 0,
+      groupCount: re ? 1 + re.groupCount() : 1,
+      source: linkifier.pattern,
+      template: linkifier.url_template,
+    };
     caches.compiled.set(linkifier, compiled);
   }
   return compiled;
@@ -138,25 +148,38 @@ export interface LinkifierMatch {
   url: string;
 }
 
-/** Every non-overlapping match of one linkifier (a trailing delimiter may start the next match). */
-function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
-  // Most text has no match: the match-anywhere test runs on re2js's DFA without captures.
-  if (!compiled.re || !compiled.re.test(text)) return [];
-  const matcher = compiled.re.matcher(text);
-  const out: LinkifierMatch[] = [];
+/** RE2's unanchored search (re2js's RE2Flags.UNANCHORED). */
+const UNANCHORED = 0;
+
+/**
+ * Every non-overlapping match of one linkifier (a trailing delimiter may start the next match).
+ * One search per match asks for every group at once: re2js's Matcher would search three times
+ * (a test, a find for the match's bounds, then again from its start for the groups). Text
+ * without the pattern's required literals is turned down by re2js's prefilter before any search.
+ */
+function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] {
+  const re = compiled.re;
+  if (!re) return [];
+  let out: LinkifierMatch[] | undefined;
   let pos = 0;
-  while (pos < text.length && matcher.find(pos)) {
+  while (pos < text.length) {
+    const result = re.matchWithGroup(text, pos, text.length, UNANCHORED, compiled.groupCount);
+    if (result[0] !== true) break;
+    const g = result[1] as readonly number[];
     const values: Record<string, string | undefined> = {};
-    for (const name of compiled.groups) values[name] = matcher.group(name) ?? undefined;
-    out.push({ index: matcher.start(OUTER), text: matcher.group(OUTER)!, url: expandUrlTemplate(compiled.template, values) });
+    for (const [name, i] of compiled.groups) values[name] = g[2 * i]! < 0 ? undefined : text.slice(g[2 * i], g[2 * i + 1]);
+    const outer = g[2 * compiled.outer]!;
+    (out ??= []).push({ index: outer, text: text.slice(outer, g[2 * compiled.outer + 1]), url: expandUrlTemplate(compiled.template, values) });
     // Zulip resumes before the AFTER group, so "#D12 #D13" links both.
-    const start = matcher.start();
-    const next = matcher.start(AFTER);
+    const start = g[0]!;
+    const next = g[2 * compiled.after]!;
     // An empty match steps over a whole character: half a surrogate pair is no place to search from.
     pos = next > start ? next : start + ((text.codePointAt(start) ?? 0) > 0xffff ? 2 : 1);
   }
-  return out;
+  return out ?? NO_MATCHES;
 }
+
+const NO_MATCHES: readonly LinkifierMatch[] = [];
 
 /**
  * Linkifier matches for one text run of a message, in text order: linkifiers apply in
