@@ -26,7 +26,12 @@ export interface Linkifier {
 export interface CompiledPattern {
   /** [found, then start and end per group (group 0 the whole match), -1 for a group that took no part]. */
   matchWithGroup(text: string, start: number, end: number, anchor: number, groups: number): readonly unknown[];
+  /** The literals any match contains, as re2js derived them (read by needOf). */
+  prefilter?: unknown;
 }
+
+/** Literals a text must contain for a pattern to match in it: one string, all of, or any of. */
+export type Need = { text: string } | { all: Need[] } | { any: Need[] };
 
 /** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
 export interface Compiled {
@@ -37,6 +42,8 @@ export interface Compiled {
   outer: number;
   after: number;
   groupCount: number;
+  /** What a text needs for the pattern to match (null: nothing known, always search). */
+  need: Need | null;
   source: string;
   template: string;
 }
@@ -78,18 +85,47 @@ function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
     }
     const named = re ? re.namedGroups() : {};
     const groups = Object.entries(named).filter(([g]) => g !== BEFORE && g !== OUTER && g !== AFTER);
+    const re2 = re ? re.re2() : null;
     compiled = {
-      re: re ? re.re2() : null,
+      re: re2,
       groups,
       outer: named[OUTER] ?? 0,
       after: named[AFTER] ?? 0,
       groupCount: re ? 1 + re.groupCount() : 1,
+      need: re2 ? needOf(re2.prefilter) : null,
       source: linkifier.pattern,
       template: linkifier.url_template,
     };
     caches.compiled.set(linkifier, compiled);
   }
   return compiled;
+}
+
+/**
+ * re2js's prefilter, read as a Need: the literals it found in the pattern's syntax tree that any
+ * match contains (type 1 one string, 2 all of its parts, 3 any of them; 0 nothing). re2js checks
+ * it before each unanchored search; a caller checking it first can skip the search's set-up for
+ * the many texts that lack them. Anything else read here is "nothing known", which only costs a
+ * search.
+ */
+function needOf(prefilter: unknown): Need | null {
+  if (typeof prefilter !== 'object' || prefilter === null) return null;
+  const { type, str, subs } = prefilter as { type?: unknown; str?: unknown; subs?: unknown };
+  if (type === 1) return typeof str === 'string' && str !== '' ? { text: str } : null;
+  if ((type !== 2 && type !== 3) || !Array.isArray(subs) || subs.length === 0) return null;
+  const parts = subs.map(needOf);
+  // All of: a part with nothing known asks nothing. Any of: such a part may always match.
+  if (type === 2) {
+    const known = parts.filter((n): n is Need => n !== null);
+    return known.length === 0 ? null : { all: known };
+  }
+  return parts.every((n) => n !== null) ? { any: parts as Need[] } : null;
+}
+
+function mayMatch(need: Need, text: string): boolean {
+  if ('text' in need) return text.includes(need.text);
+  if ('all' in need) return need.all.every((n) => mayMatch(n, text));
+  return need.any.some((n) => mayMatch(n, text));
 }
 
 // RFC 6570 expansion (the `uri_template` package Zulip uses), for string values.
@@ -155,11 +191,11 @@ const UNANCHORED = 0;
  * Every non-overlapping match of one linkifier (a trailing delimiter may start the next match).
  * One search per match asks for every group at once: re2js's Matcher would search three times
  * (a test, a find for the match's bounds, then again from its start for the groups). Text
- * without the pattern's required literals is turned down by re2js's prefilter before any search.
+ * without the literals the pattern needs is turned down before re2js is called.
  */
 function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] {
   const re = compiled.re;
-  if (!re) return [];
+  if (!re || (compiled.need !== null && !mayMatch(compiled.need, text))) return NO_MATCHES;
   let out: LinkifierMatch[] | undefined;
   let pos = 0;
   while (pos < text.length) {
@@ -187,13 +223,25 @@ const NO_MATCHES: readonly LinkifierMatch[] = [];
  * them as successive inline patterns, and a link's text is atomic).
  */
 export function linkifyText(text: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches = uncachedLinkifiers()): LinkifierMatch[] {
-  const taken: LinkifierMatch[] = [];
-  for (const linkifier of linkifiers) {
-    for (const match of matchesOf(compile(caches, linkifier), text)) {
-      if (!taken.some((t) => overlaps(t, match))) taken.push(match);
+  const found = linkifyCompiled(text, compileAll(linkifiers, caches));
+  return found.length === 0 ? [] : [...found];
+}
+
+/** The linkifiers ready to run, in definition order: once per message, not per text run. */
+export function compileAll(linkifiers: readonly Linkifier[], caches: LinkifierCaches): Compiled[] {
+  return linkifiers.map((l) => compile(caches, l));
+}
+
+/** linkifyText() with compiled linkifiers. */
+export function linkifyCompiled(text: string, compiled: readonly Compiled[]): readonly LinkifierMatch[] {
+  let taken: LinkifierMatch[] | undefined;
+  for (const c of compiled) {
+    for (const match of matchesOf(c, text)) {
+      if (!taken) taken = [match];
+      else if (!taken.some((t) => overlaps(t, match))) taken.push(match);
     }
   }
-  return taken.sort((a, b) => a.index - b.index);
+  return taken ? taken.sort((a, b) => a.index - b.index) : NO_MATCHES;
 }
 
 function overlaps(a: { index: number; text: string }, b: { index: number; text: string }): boolean {
