@@ -6,6 +6,7 @@
 import markdownIt, { type MarkdownIt, type StateCore, type StateInline, type Token } from 'markdown-it';
 import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
 import { narrowHashEncode } from './hash.ts';
+import { quickLinkifyPretest } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
 import { compileAll, linkifyCompiled, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
@@ -298,6 +299,7 @@ function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   // Zulip links bare domains with a known TLD ("zulip.com" → http://zulip.com), not bare emails.
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+  quickLinkifyPretest(md);
   // Zulip has no reference-style links, setext headings or inline images in message bodies.
   md.disable(['reference', 'lheading', 'image']);
   md.inline.ruler.after('text', 'zulip_mention', mentionRule);
