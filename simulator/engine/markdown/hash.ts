@@ -1,7 +1,11 @@
 // Zulip's URL-hash encoding for narrow links (zerver/lib/url_encoding.py hash_util_encode):
 // percent-encode everything but ASCII letters, digits and `_-~`, encode "." too, then write
 // every "%" as ".", so "my topic" becomes "my.20topic".
+const HASH_SAFE = /^[A-Za-z0-9_\-~]*$/;
+
 export function narrowHashEncode(text: string): string {
+  // Most channel names and topics need no escape: return them without encoding them to UTF-8.
+  if (HASH_SAFE.test(text)) return text;
   let out = '';
   for (const byte of new TextEncoder().encode(text)) {
     const c = String.fromCharCode(byte);

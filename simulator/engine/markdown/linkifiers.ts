@@ -42,6 +42,8 @@ export interface Compiled {
   outer: number;
   after: number;
   groupCount: number;
+  /** The URL template, read once. */
+  url: UrlTemplate;
   /** What a text needs for the pattern to match (null: nothing known, always search). */
   need: Need | null;
   source: string;
@@ -93,6 +95,7 @@ function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
       after: named[AFTER] ?? 0,
       groupCount: re ? 1 + re.groupCount() : 1,
       need: re2 ? needOf(re2.prefilter) : null,
+      url: parseUrlTemplate(linkifier.url_template),
       source: linkifier.pattern,
       template: linkifier.url_template,
     };
@@ -132,7 +135,11 @@ function mayMatch(need: Need, text: string): boolean {
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 
+const ALL_UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 function pctEncode(value: string, allowReserved: boolean): string {
+  // Group values are mostly ids and words: nothing to encode, in either mode.
+  if (ALL_UNRESERVED.test(value)) return value;
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const ch = value[i]!;
@@ -147,7 +154,15 @@ function pctEncode(value: string, allowReserved: boolean): string {
   return out;
 }
 
-const OPERATORS: Record<string, { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean }> = {
+interface Operator {
+  first: string;
+  sep: string;
+  named: boolean;
+  ifEmpty: string;
+  reserved: boolean;
+}
+
+const OPERATORS: Record<string, Operator> = {
   '': { first: '', sep: ',', named: false, ifEmpty: '', reserved: false },
   '+': { first: '', sep: ',', named: false, ifEmpty: '', reserved: true },
   '#': { first: '#', sep: ',', named: false, ifEmpty: '', reserved: true },
@@ -158,23 +173,67 @@ const OPERATORS: Record<string, { first: string; sep: string; named: boolean; if
   '&': { first: '&', sep: '&', named: true, ifEmpty: '=', reserved: false },
 };
 
-export function expandUrlTemplate(template: string, values: Record<string, string | undefined>): string {
-  return template.replace(/\{([^{}]*)\}/g, (whole, expression: string) => {
+/** One `{…}` of a template: its operator and variables (with a `:n` prefix length). */
+interface Expression {
+  spec: Operator;
+  vars: { name: string; prefix: number | undefined }[];
+}
+
+/** A URL template read once: literal text and expressions, in order. */
+export type UrlTemplate = (string | Expression)[];
+
+/**
+ * Reads a template into its parts, so that each link expands it without parsing it again. An
+ * expression with a malformed variable stays literal text, as the expansion leaves it.
+ */
+export function parseUrlTemplate(template: string): UrlTemplate {
+  const parts: UrlTemplate = [];
+  let last = 0;
+  for (const m of template.matchAll(/\{([^{}]*)\}/g)) {
+    if (m.index > last) parts.push(template.slice(last, m.index));
+    last = m.index + m[0].length;
+    const expression = m[1]!;
     const op = OPERATORS[expression[0] ?? ''] !== undefined && /^[+#./;?&]/.test(expression) ? expression[0]! : '';
-    const spec = OPERATORS[op]!;
-    const parts: string[] = [];
+    const vars: Expression['vars'] = [];
+    let valid = true;
     for (const varspec of expression.slice(op.length).split(',')) {
-      const m = /^([A-Za-z0-9_.%]+)(?::(\d+)|\*)?$/.exec(varspec);
-      if (!m) return whole;
-      const raw = values[m[1]!];
-      if (raw === undefined || raw === null) continue;
-      const value = m[2] ? [...raw].slice(0, Number(m[2])).join('') : raw;
-      const encoded = pctEncode(value, spec.reserved);
-      if (spec.named) parts.push(value === '' ? `${m[1]}${spec.ifEmpty}` : `${m[1]}=${encoded}`);
-      else parts.push(encoded);
+      const v = /^([A-Za-z0-9_.%]+)(?::(\d+)|\*)?$/.exec(varspec);
+      if (!v) {
+        valid = false;
+        break;
+      }
+      vars.push({ name: v[1]!, prefix: v[2] ? Number(v[2]) : undefined });
     }
-    return parts.length === 0 ? '' : spec.first + parts.join(spec.sep);
-  });
+    parts.push(valid ? { spec: OPERATORS[op]!, vars } : m[0]);
+  }
+  if (last < template.length) parts.push(template.slice(last));
+  return parts;
+}
+
+export function expandParsedTemplate(template: UrlTemplate, values: Record<string, string | undefined>): string {
+  let out = '';
+  for (const part of template) {
+    if (typeof part === 'string') {
+      out += part;
+      continue;
+    }
+    const { spec } = part;
+    let expanded = '';
+    let count = 0;
+    for (const { name, prefix } of part.vars) {
+      const raw = values[name];
+      if (raw === undefined || raw === null) continue;
+      const value = prefix !== undefined ? [...raw].slice(0, prefix).join('') : raw;
+      const encoded = pctEncode(value, spec.reserved);
+      expanded += (count++ === 0 ? spec.first : spec.sep) + (spec.named ? (value === '' ? `${name}${spec.ifEmpty}` : `${name}=${encoded}`) : encoded);
+    }
+    out += expanded;
+  }
+  return out;
+}
+
+export function expandUrlTemplate(template: string, values: Record<string, string | undefined>): string {
+  return expandParsedTemplate(parseUrlTemplate(template), values);
 }
 
 export interface LinkifierMatch {
@@ -205,7 +264,7 @@ function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] 
     const values: Record<string, string | undefined> = {};
     for (const [name, i] of compiled.groups) values[name] = g[2 * i]! < 0 ? undefined : text.slice(g[2 * i], g[2 * i + 1]);
     const outer = g[2 * compiled.outer]!;
-    (out ??= []).push({ index: outer, text: text.slice(outer, g[2 * compiled.outer + 1]), url: expandUrlTemplate(compiled.template, values) });
+    (out ??= []).push({ index: outer, text: text.slice(outer, g[2 * compiled.outer + 1]), url: expandParsedTemplate(compiled.url, values) });
     // Zulip resumes before the AFTER group, so "#D12 #D13" links both.
     const start = g[0]!;
     const next = g[2 * compiled.after]!;
