@@ -44,6 +44,8 @@ export interface Compiled {
   groupCount: number;
   /** The URL template, read once. */
   url: UrlTemplate;
+  /** Literal text every match of the user's pattern starts with ('' when none is known). */
+  prefix: string;
   /** What a text needs for the pattern to match (null: nothing known, always search). */
   need: Need | null;
   source: string;
@@ -96,6 +98,7 @@ function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
       groupCount: re ? 1 + re.groupCount() : 1,
       need: re2 ? needOf(re2.prefilter) : null,
       url: parseUrlTemplate(linkifier.url_template),
+      prefix: re ? literalPrefix(linkifier.pattern) : '',
       source: linkifier.pattern,
       template: linkifier.url_template,
     };
@@ -123,6 +126,19 @@ function needOf(prefilter: unknown): Need | null {
     return known.length === 0 ? null : { all: known };
   }
   return parts.every((n) => n !== null) ? { any: parts as Need[] } : null;
+}
+
+/**
+ * The literal text every match of a pattern starts with, as RE2 finds it in the compiled program
+ * (its `prefix`, which RE2 itself skips ahead to); '' when there is none or it cannot be read.
+ */
+function literalPrefix(pattern: string): string {
+  try {
+    const prefix: unknown = RE2JS.compile(pattern).re2().prefix;
+    return typeof prefix === 'string' ? prefix : '';
+  } catch {
+    return '';
+  }
 }
 
 function mayMatch(need: Need, text: string): boolean {
@@ -258,7 +274,16 @@ function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] 
   let out: LinkifierMatch[] | undefined;
   let pos = 0;
   while (pos < text.length) {
-    const result = re.matchWithGroup(text, pos, text.length, UNANCHORED, compiled.groupCount);
+    // The user's pattern starts right after the one-unit BEFORE group (or at the text's start),
+    // so no match starts before one unit ahead of its prefix's next occurrence: the search,
+    // which tries every start, begins there.
+    let from = pos;
+    if (compiled.prefix !== '') {
+      const at = text.indexOf(compiled.prefix, pos);
+      if (at < 0) break;
+      from = Math.max(pos, at - 1);
+    }
+    const result = re.matchWithGroup(text, from, text.length, UNANCHORED, compiled.groupCount);
     if (result[0] !== true) break;
     const g = result[1] as readonly number[];
     const values: Record<string, string | undefined> = {};
