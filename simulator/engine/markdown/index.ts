@@ -71,18 +71,24 @@ interface Found {
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
 
+// One pass with a table, where five chained replacements each copied the string: the same
+// result, since no replacement holds a character a later one replaces (`&` goes first).
+const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const entity = (ch: string): string => ENTITIES[ch]!;
+const TEXT_SPECIAL = /[&<>]/;
+const TEXT_SPECIALS = /[&<>]/g;
+const HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIALS = /[&<>"']/g;
+
 /** Zulip escapes only &, < and > in text (Python-Markdown), not quotes. */
 function escapeText(s: string): string {
-  // Most text has none of them: one scan instead of three replacements.
-  if (!TEXT_SPECIAL.test(s)) return s;
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // Most text has none of them: a scan, and no copy.
+  return TEXT_SPECIAL.test(s) ? s.replace(TEXT_SPECIALS, entity) : s;
 }
-
-const TEXT_SPECIAL = /[&<>]/;
 
 /** Attribute values and code blocks (Pygments) also escape quotes. */
 export function escapeHtml(s: string): string {
-  return escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return HTML_SPECIAL.test(s) ? s.replace(HTML_SPECIALS, entity) : s;
 }
 
 // A mention may start a line or follow whitespace or an opening bracket/quote (Zulip's
