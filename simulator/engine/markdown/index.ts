@@ -8,7 +8,7 @@ import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/in
 import { narrowHashEncode } from './hash.ts';
 import { quickLinkifyPretest } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
-import { compileAll, linkifyCompiled, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
+import { compileAll, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
 export interface MentionableUser {
   id: number;
@@ -374,10 +374,7 @@ function linkifierRule(state: StateCore): void {
       const before = edgeChar(children[i - 1], 'before');
       const after = edgeChar(children[i + 1], 'after');
       const text = token.content;
-      const found = linkifyCompiled(before + text + after, compiled);
-      const matches = found.length === 0 ? found : found
-        .map((m) => ({ ...m, index: m.index - before.length }))
-        .filter((m) => m.index >= 0 && m.index + m.text.length <= text.length);
+      const matches = linkifyRun(before, text, after, compiled);
       if (matches.length === 0) {
         out?.push(token);
         continue;

@@ -147,6 +147,21 @@ function mayMatch(need: Need, text: string): boolean {
   return need.any.some((n) => mayMatch(n, text));
 }
 
+/**
+ * mayMatch() on `before + text + after`, with `before` and `after` at most one unit each, without
+ * building that string: an occurrence not inside `text` begins with `before` or ends with `after`.
+ */
+function mayMatchAround(need: Need, before: string, text: string, after: string): boolean {
+  if ('text' in need) {
+    const literal = need.text;
+    if (text.includes(literal)) return true;
+    const edge = (before !== '' && literal.startsWith(before)) || (after !== '' && literal.endsWith(after));
+    return edge && (before + text + after).includes(literal);
+  }
+  if ('all' in need) return need.all.every((n) => mayMatchAround(n, before, text, after));
+  return need.any.some((n) => mayMatchAround(n, before, text, after));
+}
+
 // RFC 6570 expansion (the `uri_template` package Zulip uses), for string values.
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
@@ -269,8 +284,12 @@ const UNANCHORED = 0;
  * without the literals the pattern needs is turned down before re2js is called.
  */
 function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] {
-  const re = compiled.re;
-  if (!re || (compiled.need !== null && !mayMatch(compiled.need, text))) return NO_MATCHES;
+  if (!compiled.re || (compiled.need !== null && !mayMatch(compiled.need, text))) return NO_MATCHES;
+  return searchAll(compiled, compiled.re, text);
+}
+
+/** matchesOf() past the check of what the text needs. */
+function searchAll(compiled: Compiled, re: CompiledPattern, text: string): readonly LinkifierMatch[] {
   let out: LinkifierMatch[] | undefined;
   let pos = 0;
   while (pos < text.length) {
@@ -326,6 +345,31 @@ export function linkifyCompiled(text: string, compiled: readonly Compiled[]): re
     }
   }
   return taken ? taken.sort((a, b) => a.index - b.index) : NO_MATCHES;
+}
+
+/**
+ * linkifyCompiled() of one text token seen with the character just outside it on either side
+ * (`before` and `after`: '' or one unit), keeping only the matches inside the token, at their
+ * offsets in it. Where no linkifier finds what it needs, the joined string is never built.
+ */
+export function linkifyRun(before: string, text: string, after: string, compiled: readonly Compiled[]): readonly LinkifierMatch[] {
+  let full: string | undefined;
+  let taken: LinkifierMatch[] | undefined;
+  for (let k = 0; k < compiled.length; k++) {
+    const c = compiled[k]!;
+    if (!c.re || (c.need !== null && !mayMatchAround(c.need, before, text, after))) continue;
+    full ??= before + text + after;
+    for (const match of searchAll(c, c.re, full)) {
+      if (!taken) taken = [match];
+      else if (!taken.some((t) => overlaps(t, match))) taken.push(match);
+    }
+  }
+  if (!taken) return NO_MATCHES;
+  // Overlaps are settled among all matches first, as on the joined string, and only then cut.
+  return taken
+    .sort((a, b) => a.index - b.index)
+    .map((m) => ({ ...m, index: m.index - before.length }))
+    .filter((m) => m.index >= 0 && m.index + m.text.length <= text.length);
 }
 
 function overlaps(a: { index: number; text: string }, b: { index: number; text: string }): boolean {

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { expect, test } from 'vitest';
 import { checkPattern } from '../../../simulator/engine/realm/linkifier-syntax.ts';
-import { expandUrlTemplate, linkifyText, type Linkifier, type LinkifierMatch } from '../../../simulator/engine/markdown/linkifiers.ts';
+import { compileAll, expandUrlTemplate, linkifyRun, linkifyText, uncachedLinkifiers, type Linkifier, type LinkifierMatch } from '../../../simulator/engine/markdown/linkifiers.ts';
 
 const BEFORE = 'linkifier_before_match';
 const OUTER = 'linkifier_actual_match';
@@ -78,5 +78,41 @@ test('one search per match finds exactly what the Matcher search found', () => {
       expect(linkifyText(t, linkifiers)).toEqual(matcherLinkify(t, linkifiers));
     }),
     { numRuns: 600 },
+  );
+});
+
+// A text token is searched with the character just outside it (a line break, or a stand-in for
+// an element before or after it), and only matches inside the token count. Patterns may hold
+// those characters, so that a literal may straddle the token's edge.
+const edge = fc.constantFrom('', '\n', '\u0002', '\u0003');
+const edgeAtom = fc.constantFrom('a', '1', '#', '\\n', '\\x{2}', '\\x{3}', '\\s', '[^ ]', '\\x{2}a', 'a\\x{3}', '\\n#');
+const edgePattern = fc
+  .tuple(fc.array(fc.tuple(edgeAtom, quantifier).map(([a, q]) => a + q), { minLength: 1, maxLength: 3 }), fc.array(edgeAtom, { minLength: 1, maxLength: 2 }))
+  .map(([before, group]) => `${before.join('')}(?P<id>${group.join('')})`)
+  .filter((p) => checkPattern(p).ok);
+const edgeText = fc.array(fc.constantFrom('a', '1', '#', ' ', '\n', '\u0002', '\u0003', 'x'), { maxLength: 10 }).map((p) => p.join(''));
+
+test('a text token links what the joined string links inside the token', () => {
+  // A match across the edge links nothing, but still keeps a later linkifier off its text.
+  for (const [before, t, after, patterns] of [
+    ['\n', '#12', '', ['\\n#(?P<id>12)', '#(?P<id>12)']],
+    ['', '#12', '\u0002', ['#(?P<id>12)\\x{2}', '#(?P<id>12)']],
+    ['\u0003', 'a#12', '\n', ['\\x{3}a#(?P<id>1)', 'a#(?P<id>12)']],
+  ] as const) {
+    const linkifiers = patterns.map((p, i) => ({ pattern: p, url_template: `https://l${i}.example/{id}` }));
+    const expected = matcherLinkify(before + t + after, linkifiers)
+      .map((m) => ({ ...m, index: m.index - before.length }))
+      .filter((m) => m.index >= 0 && m.index + m.text.length <= t.length);
+    expect(linkifyRun(before, t, after, compileAll(linkifiers, uncachedLinkifiers()))).toEqual(expected);
+  }
+  fc.assert(
+    fc.property(fc.array(fc.oneof(edgePattern, pattern), { minLength: 1, maxLength: 3 }), edge, edgeText, edge, (patterns, before, t, after) => {
+      const linkifiers = patterns.map((p, i) => ({ pattern: p, url_template: `https://l${i}.example/{id}` }));
+      const expected = matcherLinkify(before + t + after, linkifiers)
+        .map((m) => ({ ...m, index: m.index - before.length }))
+        .filter((m) => m.index >= 0 && m.index + m.text.length <= t.length);
+      expect(linkifyRun(before, t, after, compileAll(linkifiers, uncachedLinkifiers()))).toEqual(expected);
+    }),
+    { numRuns: 1500 },
   );
 });
