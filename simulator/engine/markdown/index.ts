@@ -424,6 +424,8 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
 const NO_IDS: ReadonlySet<number> = new Set();
 const NO_WILDCARDS: ReadonlySet<WildcardKind> = new Set();
 
+const IMAGE_EXTENSION = /\.(?:png|jpe?g|gif|webp|bmp)/i;
+
 /** The full markdown-it path (or, with `plain`, its known result for a PLAIN_LINE text). */
 export function renderFull(content: string, ctx: RenderContext, plain = false): RenderResult {
   if (plain) {
@@ -447,8 +449,9 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
   };
   const rendered = renderer.render(content, env as unknown as Record<string, unknown>);
   const html = rendered.endsWith('\n') ? rendered.slice(0, -1) : rendered;
-  // Each test below needs an `<a ` (or, case-blind, `<A `) or an `<img `: most messages have
-  // neither, and a substring search is far cheaper than running the three patterns over the HTML.
+  // Each test below needs an `<a ` (or, case-blind, `<A `) or an `<img `, and the link tests an
+  // image extension or the uploads path: most messages have none, and a substring search is far
+  // cheaper than the patterns' backtracking over each link's attributes.
   const anchor = html.includes('<a ') || html.includes('<A ');
   return {
     html,
@@ -458,8 +461,8 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
     mentionedChannelIds: env.mentionedChannelIds,
     hasLink: anchor && /<a [^>]*href="(?!\/#narrow)/.test(html),
     // Zulip previews linked images; without previews, a link to an image file is what has:image finds.
-    hasImage: (html.includes('<img ') && /<img (?![^>]*class="emoji")/.test(html)) || (anchor && /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html)),
-    hasAttachment: anchor && /<a [^>]*href="\/user_uploads\//.test(html),
+    hasImage: (html.includes('<img ') && /<img (?![^>]*class="emoji")/.test(html)) || (anchor && IMAGE_EXTENSION.test(html) && /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html)),
+    hasAttachment: anchor && html.includes('href="/user_uploads/') && /<a [^>]*href="\/user_uploads\//.test(html),
   };
 }
 
