@@ -1,7 +1,11 @@
 // Zulip's URL-hash encoding for narrow links (zerver/lib/url_encoding.py hash_util_encode):
 // percent-encode everything but ASCII letters, digits and `_-~`, encode "." too, then write
 // every "%" as ".", so "my topic" becomes "my.20topic".
+const HASH_SAFE = /^[A-Za-z0-9_\-~]*$/;
+
 export function narrowHashEncode(text: string): string {
+  // Most channel names and topics need no escape: return them without encoding them to UTF-8.
+  if (HASH_SAFE.test(text)) return text;
   let out = '';
   for (const byte of new TextEncoder().encode(text)) {
     const c = String.fromCharCode(byte);
@@ -31,7 +35,9 @@ const LINK_TEXT_ESCAPES: Readonly<Record<string, string>> = {
   ']': '&#93;',
 };
 
-const breaksLinkSyntax = (text: string): boolean => new RegExp(INVALID_LINK_TEXT.source).test(text);
+// The same characters without the global flag: test() on a /g regex would resume at lastIndex.
+const BREAKS_LINK_TEXT = new RegExp(INVALID_LINK_TEXT.source);
+const breaksLinkSyntax = (text: string): boolean => BREAKS_LINK_TEXT.test(text);
 const escapeLinkText = (text: string): string => text.replace(INVALID_LINK_TEXT, (m) => LINK_TEXT_ESCAPES[m] ?? m);
 
 /** url_encoding's encode_channel: `{id}-{name with dashes for spaces}`, hash-encoded. */

@@ -6,7 +6,9 @@
 import markdownIt, { type MarkdownIt, type StateCore, type StateInline, type Token } from 'markdown-it';
 import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
 import { narrowHashEncode } from './hash.ts';
-import { linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
+import { quickLinkifyPretest } from './linkify-pretest.ts';
+import { skipIdlePunycode } from './normalize-link.ts';
+import { compileAll, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
 export interface MentionableUser {
   id: number;
@@ -69,14 +71,24 @@ interface Found {
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
 
+// One pass with a table, where five chained replacements each copied the string: the same
+// result, since no replacement holds a character a later one replaces (`&` goes first).
+const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const entity = (ch: string): string => ENTITIES[ch]!;
+const TEXT_SPECIAL = /[&<>]/;
+const TEXT_SPECIALS = /[&<>]/g;
+const HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIALS = /[&<>"']/g;
+
 /** Zulip escapes only &, < and > in text (Python-Markdown), not quotes. */
 function escapeText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // Most text has none of them: a scan, and no copy.
+  return TEXT_SPECIAL.test(s) ? s.replace(TEXT_SPECIALS, entity) : s;
 }
 
 /** Attribute values and code blocks (Pygments) also escape quotes. */
 export function escapeHtml(s: string): string {
-  return escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return HTML_SPECIAL.test(s) ? s.replace(HTML_SPECIALS, entity) : s;
 }
 
 // A mention may start a line or follow whitespace or an opening bracket/quote (Zulip's
@@ -229,7 +241,14 @@ function unicodeEmojiSpan(name: string, code: string): string {
 // Literal Unicode emoji in text become the same span as their :name: form, as in Zulip.
 const EMOJI_CHAR = /\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic}\uFE0F?|[\u{1F3FB}-\u{1F3FF}])*/gu;
 
+/**
+ * Every Extended_Pictographic code point is U+00A9 (©) or above, so text with no UTF-16 unit that
+ * high has no emoji: a plain class test, where the `u`-flag property regex costs far more per text.
+ */
+const MAYBE_EMOJI = /[\u00a9-\uffff]/;
+
 function renderTextWithEmoji(text: string): string {
+  if (!MAYBE_EMOJI.test(text)) return escapeText(text);
   let out = '';
   let last = 0;
   for (const m of text.matchAll(EMOJI_CHAR)) {
@@ -286,12 +305,14 @@ function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   // Zulip links bare domains with a known TLD ("zulip.com" → http://zulip.com), not bare emails.
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+  quickLinkifyPretest(md);
   // Zulip has no reference-style links, setext headings or inline images in message bodies.
   md.disable(['reference', 'lheading', 'image']);
   md.inline.ruler.after('text', 'zulip_mention', mentionRule);
   md.inline.ruler.after('zulip_mention', 'zulip_channel_link', channelLinkRule);
   md.inline.ruler.after('zulip_channel_link', 'zulip_emoji', emojiRule);
   md.core.ruler.after('text_join', 'zulip_linkifiers', linkifierRule);
+  skipIdlePunycode(md);
 
   const rules = md.renderer.rules;
   rules.text = (tokens: Token[], idx: number) => renderTextWithEmoji(tokens[idx]!.content);
@@ -335,35 +356,36 @@ function linkifierRule(state: StateCore): void {
   const ctx = (state.env as unknown as Found).ctx;
   const linkifiers = ctx.linkifiers;
   if (!linkifiers || linkifiers.length === 0) return;
+  const compiled = compileAll(linkifiers, ctx.linkifierCaches ?? uncachedLinkifiers());
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const children = block.children;
-    const out: Token[] = [];
+    // Made on the first match: most blocks keep their children as they are.
+    let out: Token[] | undefined;
     let linkDepth = 0;
     for (let i = 0; i < children.length; i++) {
       const token = children[i]!;
       if (token.type === 'link_open') linkDepth++;
       if (token.type === 'link_close') linkDepth--;
       if (token.type !== 'text' || linkDepth > 0) {
-        out.push(token);
+        out?.push(token);
         continue;
       }
       const before = edgeChar(children[i - 1], 'before');
       const after = edgeChar(children[i + 1], 'after');
       const text = token.content;
-      const matches = linkifyText(before + text + after, linkifiers, ctx.linkifierCaches)
-        .map((m) => ({ ...m, index: m.index - before.length }))
-        .filter((m) => m.index >= 0 && m.index + m.text.length <= text.length);
+      const matches = linkifyRun(before, text, after, compiled);
       if (matches.length === 0) {
-        out.push(token);
+        out?.push(token);
         continue;
       }
+      out ??= children.slice(0, i);
       let last = 0;
       const pushText = (content: string) => {
         if (content === '') return;
         const t = new state.Token('text', '', 0);
         t.content = content;
-        out.push(t);
+        out!.push(t);
       };
       for (const m of matches) {
         pushText(text.slice(last, m.index));
@@ -377,7 +399,7 @@ function linkifierRule(state: StateCore): void {
       }
       pushText(text.slice(last));
     }
-    block.children = out;
+    if (out) block.children = out;
   }
 }
 
@@ -402,6 +424,8 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
 const NO_IDS: ReadonlySet<number> = new Set();
 const NO_WILDCARDS: ReadonlySet<WildcardKind> = new Set();
 
+const IMAGE_EXTENSION = /\.(?:png|jpe?g|gif|webp|bmp)/i;
+
 /** The full markdown-it path (or, with `plain`, its known result for a PLAIN_LINE text). */
 export function renderFull(content: string, ctx: RenderContext, plain = false): RenderResult {
   if (plain) {
@@ -423,17 +447,22 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
     mentionedGroupIds: new Set(),
     mentionedChannelIds: new Set(),
   };
-  const html = renderer.render(content, env as unknown as Record<string, unknown>).replace(/\n$/, '');
+  const rendered = renderer.render(content, env as unknown as Record<string, unknown>);
+  const html = rendered.endsWith('\n') ? rendered.slice(0, -1) : rendered;
+  // Each test below needs an `<a ` (or, case-blind, `<A `) or an `<img `, and the link tests an
+  // image extension or the uploads path: most messages have none, and a substring search is far
+  // cheaper than the patterns' backtracking over each link's attributes.
+  const anchor = html.includes('<a ') || html.includes('<A ');
   return {
     html,
     mentionedUserIds: env.mentionedUserIds,
     wildcards: env.wildcards,
     mentionedGroupIds: env.mentionedGroupIds,
     mentionedChannelIds: env.mentionedChannelIds,
-    hasLink: /<a [^>]*href="(?!\/#narrow)/.test(html),
+    hasLink: anchor && /<a [^>]*href="(?!\/#narrow)/.test(html),
     // Zulip previews linked images; without previews, a link to an image file is what has:image finds.
-    hasImage: /<img (?![^>]*class="emoji")/.test(html) || /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html),
-    hasAttachment: /<a [^>]*href="\/user_uploads\//.test(html),
+    hasImage: (html.includes('<img ') && /<img (?![^>]*class="emoji")/.test(html)) || (anchor && IMAGE_EXTENSION.test(html) && /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html)),
+    hasAttachment: anchor && html.includes('href="/user_uploads/') && /<a [^>]*href="\/user_uploads\//.test(html),
   };
 }
 

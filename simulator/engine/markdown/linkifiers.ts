@@ -19,23 +19,35 @@ export interface Linkifier {
 }
 
 /**
- * What linkifying reads of a compiled re2js pattern. Structural, so that the declarations the npm
- * package ships (the engine's caches hold compiled linkifiers) need no re2js types of their own.
+ * What linkifying reads of a compiled re2js pattern: its RE2 program's one search that reports
+ * every group's bounds. Structural, so that the declarations the npm package ships (the engine's
+ * caches hold compiled linkifiers) need no re2js types of their own.
  */
 export interface CompiledPattern {
-  test(text: string): boolean;
-  matcher(text: string): {
-    find(from: number): boolean;
-    group(name?: string): string | null;
-    start(name?: string): number;
-  };
+  /** [found, then start and end per group (group 0 the whole match), -1 for a group that took no part]. */
+  matchWithGroup(text: string, start: number, end: number, anchor: number, groups: number): readonly unknown[];
+  /** The literals any match contains, as re2js derived them (read by needOf). */
+  prefilter?: unknown;
 }
+
+/** Literals a text must contain for a pattern to match in it: one string, all of, or any of. */
+export type Need = { text: string } | { all: Need[] } | { any: Need[] };
 
 /** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
 export interface Compiled {
   re: CompiledPattern | null;
-  /** The user's group names, which fill the URL template. */
-  groups: string[];
+  /** The user's group names, which fill the URL template, with their group numbers. */
+  groups: [name: string, index: number][];
+  /** Group numbers of the wrapped pattern's OUTER and AFTER groups, and how many groups in all. */
+  outer: number;
+  after: number;
+  groupCount: number;
+  /** The URL template, read once. */
+  url: UrlTemplate;
+  /** Literal text every match of the user's pattern starts with ('' when none is known). */
+  prefix: string;
+  /** What a text needs for the pattern to match (null: nothing known, always search). */
+  need: Need | null;
   source: string;
   template: string;
 }
@@ -75,18 +87,90 @@ function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
       // Zulip compiles a pattern RE2 refuses to one that matches nothing.
       re = null;
     }
-    const groups = re ? Object.keys(re.namedGroups()).filter((g) => g !== BEFORE && g !== OUTER && g !== AFTER) : [];
-    compiled = { re, groups, source: linkifier.pattern, template: linkifier.url_template };
+    const named = re ? re.namedGroups() : {};
+    const groups = Object.entries(named).filter(([g]) => g !== BEFORE && g !== OUTER && g !== AFTER);
+    const re2 = re ? re.re2() : null;
+    compiled = {
+      re: re2,
+      groups,
+      outer: named[OUTER] ?? 0,
+      after: named[AFTER] ?? 0,
+      groupCount: re ? 1 + re.groupCount() : 1,
+      need: re2 ? needOf(re2.prefilter) : null,
+      url: parseUrlTemplate(linkifier.url_template),
+      prefix: re ? literalPrefix(linkifier.pattern) : '',
+      source: linkifier.pattern,
+      template: linkifier.url_template,
+    };
     caches.compiled.set(linkifier, compiled);
   }
   return compiled;
+}
+
+/**
+ * re2js's prefilter, read as a Need: the literals it found in the pattern's syntax tree that any
+ * match contains (type 1 one string, 2 all of its parts, 3 any of them; 0 nothing). re2js checks
+ * it before each unanchored search; a caller checking it first can skip the search's set-up for
+ * the many texts that lack them. Anything else read here is "nothing known", which only costs a
+ * search.
+ */
+function needOf(prefilter: unknown): Need | null {
+  if (typeof prefilter !== 'object' || prefilter === null) return null;
+  const { type, str, subs } = prefilter as { type?: unknown; str?: unknown; subs?: unknown };
+  if (type === 1) return typeof str === 'string' && str !== '' ? { text: str } : null;
+  if ((type !== 2 && type !== 3) || !Array.isArray(subs) || subs.length === 0) return null;
+  const parts = subs.map(needOf);
+  // All of: a part with nothing known asks nothing. Any of: such a part may always match.
+  if (type === 2) {
+    const known = parts.filter((n): n is Need => n !== null);
+    return known.length === 0 ? null : { all: known };
+  }
+  return parts.every((n) => n !== null) ? { any: parts as Need[] } : null;
+}
+
+/**
+ * The literal text every match of a pattern starts with, as RE2 finds it in the compiled program
+ * (its `prefix`, which RE2 itself skips ahead to); '' when there is none or it cannot be read.
+ */
+function literalPrefix(pattern: string): string {
+  try {
+    const prefix: unknown = RE2JS.compile(pattern).re2().prefix;
+    return typeof prefix === 'string' ? prefix : '';
+  } catch {
+    return '';
+  }
+}
+
+function mayMatch(need: Need, text: string): boolean {
+  if ('text' in need) return text.includes(need.text);
+  if ('all' in need) return need.all.every((n) => mayMatch(n, text));
+  return need.any.some((n) => mayMatch(n, text));
+}
+
+/**
+ * mayMatch() on `before + text + after`, with `before` and `after` at most one unit each, without
+ * building that string: an occurrence not inside `text` begins with `before` or ends with `after`.
+ */
+function mayMatchAround(need: Need, before: string, text: string, after: string): boolean {
+  if ('text' in need) {
+    const literal = need.text;
+    if (text.includes(literal)) return true;
+    const edge = (before !== '' && literal.startsWith(before)) || (after !== '' && literal.endsWith(after));
+    return edge && (before + text + after).includes(literal);
+  }
+  if ('all' in need) return need.all.every((n) => mayMatchAround(n, before, text, after));
+  return need.any.some((n) => mayMatchAround(n, before, text, after));
 }
 
 // RFC 6570 expansion (the `uri_template` package Zulip uses), for string values.
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 
+const ALL_UNRESERVED = /^[A-Za-z0-9\-._~]*$/;
+
 function pctEncode(value: string, allowReserved: boolean): string {
+  // Group values are mostly ids and words: nothing to encode, in either mode.
+  if (ALL_UNRESERVED.test(value)) return value;
   let out = '';
   for (let i = 0; i < value.length; i++) {
     const ch = value[i]!;
@@ -101,7 +185,15 @@ function pctEncode(value: string, allowReserved: boolean): string {
   return out;
 }
 
-const OPERATORS: Record<string, { first: string; sep: string; named: boolean; ifEmpty: string; reserved: boolean }> = {
+interface Operator {
+  first: string;
+  sep: string;
+  named: boolean;
+  ifEmpty: string;
+  reserved: boolean;
+}
+
+const OPERATORS: Record<string, Operator> = {
   '': { first: '', sep: ',', named: false, ifEmpty: '', reserved: false },
   '+': { first: '', sep: ',', named: false, ifEmpty: '', reserved: true },
   '#': { first: '#', sep: ',', named: false, ifEmpty: '', reserved: true },
@@ -112,23 +204,67 @@ const OPERATORS: Record<string, { first: string; sep: string; named: boolean; if
   '&': { first: '&', sep: '&', named: true, ifEmpty: '=', reserved: false },
 };
 
-export function expandUrlTemplate(template: string, values: Record<string, string | undefined>): string {
-  return template.replace(/\{([^{}]*)\}/g, (whole, expression: string) => {
+/** One `{…}` of a template: its operator and variables (with a `:n` prefix length). */
+interface Expression {
+  spec: Operator;
+  vars: { name: string; prefix: number | undefined }[];
+}
+
+/** A URL template read once: literal text and expressions, in order. */
+export type UrlTemplate = (string | Expression)[];
+
+/**
+ * Reads a template into its parts, so that each link expands it without parsing it again. An
+ * expression with a malformed variable stays literal text, as the expansion leaves it.
+ */
+export function parseUrlTemplate(template: string): UrlTemplate {
+  const parts: UrlTemplate = [];
+  let last = 0;
+  for (const m of template.matchAll(/\{([^{}]*)\}/g)) {
+    if (m.index > last) parts.push(template.slice(last, m.index));
+    last = m.index + m[0].length;
+    const expression = m[1]!;
     const op = OPERATORS[expression[0] ?? ''] !== undefined && /^[+#./;?&]/.test(expression) ? expression[0]! : '';
-    const spec = OPERATORS[op]!;
-    const parts: string[] = [];
+    const vars: Expression['vars'] = [];
+    let valid = true;
     for (const varspec of expression.slice(op.length).split(',')) {
-      const m = /^([A-Za-z0-9_.%]+)(?::(\d+)|\*)?$/.exec(varspec);
-      if (!m) return whole;
-      const raw = values[m[1]!];
-      if (raw === undefined || raw === null) continue;
-      const value = m[2] ? [...raw].slice(0, Number(m[2])).join('') : raw;
-      const encoded = pctEncode(value, spec.reserved);
-      if (spec.named) parts.push(value === '' ? `${m[1]}${spec.ifEmpty}` : `${m[1]}=${encoded}`);
-      else parts.push(encoded);
+      const v = /^([A-Za-z0-9_.%]+)(?::(\d+)|\*)?$/.exec(varspec);
+      if (!v) {
+        valid = false;
+        break;
+      }
+      vars.push({ name: v[1]!, prefix: v[2] ? Number(v[2]) : undefined });
     }
-    return parts.length === 0 ? '' : spec.first + parts.join(spec.sep);
-  });
+    parts.push(valid ? { spec: OPERATORS[op]!, vars } : m[0]);
+  }
+  if (last < template.length) parts.push(template.slice(last));
+  return parts;
+}
+
+export function expandParsedTemplate(template: UrlTemplate, values: Record<string, string | undefined>): string {
+  let out = '';
+  for (const part of template) {
+    if (typeof part === 'string') {
+      out += part;
+      continue;
+    }
+    const { spec } = part;
+    let expanded = '';
+    let count = 0;
+    for (const { name, prefix } of part.vars) {
+      const raw = values[name];
+      if (raw === undefined || raw === null) continue;
+      const value = prefix !== undefined ? [...raw].slice(0, prefix).join('') : raw;
+      const encoded = pctEncode(value, spec.reserved);
+      expanded += (count++ === 0 ? spec.first : spec.sep) + (spec.named ? (value === '' ? `${name}${spec.ifEmpty}` : `${name}=${encoded}`) : encoded);
+    }
+    out += expanded;
+  }
+  return out;
+}
+
+export function expandUrlTemplate(template: string, values: Record<string, string | undefined>): string {
+  return expandParsedTemplate(parseUrlTemplate(template), values);
 }
 
 export interface LinkifierMatch {
@@ -138,24 +274,48 @@ export interface LinkifierMatch {
   url: string;
 }
 
-/** Every non-overlapping match of one linkifier (a trailing delimiter may start the next match). */
-function matchesOf(compiled: Compiled, text: string): LinkifierMatch[] {
-  // Most text has no match: the match-anywhere test runs on re2js's DFA without captures.
-  if (!compiled.re || !compiled.re.test(text)) return [];
-  const matcher = compiled.re.matcher(text);
-  const out: LinkifierMatch[] = [];
+/** RE2's unanchored search (re2js's RE2Flags.UNANCHORED). */
+const UNANCHORED = 0;
+
+/**
+ * Every non-overlapping match of one linkifier (a trailing delimiter may start the next match).
+ * One search per match asks for every group at once: re2js's Matcher would search three times
+ * (a test, a find for the match's bounds, then again from its start for the groups). Text
+ * without the literals the pattern needs is turned down before re2js is called.
+ */
+function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] {
+  if (!compiled.re || (compiled.need !== null && !mayMatch(compiled.need, text))) return NO_MATCHES;
+  return searchAll(compiled, compiled.re, text);
+}
+
+/** matchesOf() past the check of what the text needs. */
+function searchAll(compiled: Compiled, re: CompiledPattern, text: string): readonly LinkifierMatch[] {
+  let out: LinkifierMatch[] | undefined;
   let pos = 0;
-  while (pos < text.length && matcher.find(pos)) {
+  while (pos < text.length) {
+    // The user's pattern starts right after the one-unit BEFORE group (or at the text's start),
+    // so no match starts before one unit ahead of its prefix's next occurrence: the search,
+    // which tries every start, begins there.
+    let from = pos;
+    if (compiled.prefix !== '') {
+      const at = text.indexOf(compiled.prefix, pos);
+      if (at < 0) break;
+      from = Math.max(pos, at - 1);
+    }
+    const result = re.matchWithGroup(text, from, text.length, UNANCHORED, compiled.groupCount);
+    if (result[0] !== true) break;
+    const g = result[1] as readonly number[];
     const values: Record<string, string | undefined> = {};
-    for (const name of compiled.groups) values[name] = matcher.group(name) ?? undefined;
-    out.push({ index: matcher.start(OUTER), text: matcher.group(OUTER)!, url: expandUrlTemplate(compiled.template, values) });
+    for (const [name, i] of compiled.groups) values[name] = g[2 * i]! < 0 ? undefined : text.slice(g[2 * i], g[2 * i + 1]);
+    const outer = g[2 * compiled.outer]!;
+    (out ??= []).push({ index: outer, text: text.slice(outer, g[2 * compiled.outer + 1]), url: expandParsedTemplate(compiled.url, values) });
     // Zulip resumes before the AFTER group, so "#D12 #D13" links both.
-    const start = matcher.start();
-    const next = matcher.start(AFTER);
+    const start = g[0]!;
+    const next = g[2 * compiled.after]!;
     // An empty match steps over a whole character: half a surrogate pair is no place to search from.
     pos = next > start ? next : start + ((text.codePointAt(start) ?? 0) > 0xffff ? 2 : 1);
   }
-  return out;
+  return out ?? NO_MATCHES;
 }
 
 // Characters that stand for themselves in RE2 syntax outside a class.
@@ -181,9 +341,11 @@ export function requiredLiteral(pattern: string): string {
   return pattern.slice(0, end);
 }
 
-function matchesIn(caches: LinkifierCaches, linkifier: Linkifier, text: string): LinkifierMatch[] {
-  return text.includes(requiredLiteral(linkifier.pattern)) ? matchesOf(compile(caches, linkifier), text) : [];
+function matchesIn(caches: LinkifierCaches, linkifier: Linkifier, text: string): readonly LinkifierMatch[] {
+  return text.includes(requiredLiteral(linkifier.pattern)) ? matchesOf(compile(caches, linkifier), text) : NO_MATCHES;
 }
+
+const NO_MATCHES: readonly LinkifierMatch[] = [];
 
 /**
  * Linkifier matches for one text run of a message, in text order: linkifiers apply in
@@ -191,13 +353,63 @@ function matchesIn(caches: LinkifierCaches, linkifier: Linkifier, text: string):
  * them as successive inline patterns, and a link's text is atomic).
  */
 export function linkifyText(text: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches = uncachedLinkifiers()): LinkifierMatch[] {
-  const taken: LinkifierMatch[] = [];
-  for (const linkifier of linkifiers) {
-    for (const match of matchesIn(caches, linkifier, text)) {
-      if (!taken.some((t) => overlaps(t, match))) taken.push(match);
+  const found = linkifyCompiled(text, compileAll(linkifiers, caches));
+  return found.length === 0 ? [] : [...found];
+}
+
+/**
+ * A linkifier as one message's render holds it: the literal its pattern starts with, and its
+ * compiled form, made on the first text that holds that literal (most messages hold none).
+ */
+export interface Ready {
+  literal: string;
+  linkifier: Linkifier;
+  caches: LinkifierCaches;
+}
+
+/** The linkifiers ready to run, in definition order: once per message, not per text run. */
+export function compileAll(linkifiers: readonly Linkifier[], caches: LinkifierCaches): Ready[] {
+  return linkifiers.map((linkifier) => ({ literal: requiredLiteral(linkifier.pattern), linkifier, caches }));
+}
+
+/** linkifyText() with the message's linkifiers. */
+export function linkifyCompiled(text: string, ready: readonly Ready[]): readonly LinkifierMatch[] {
+  let taken: LinkifierMatch[] | undefined;
+  for (const r of ready) {
+    if (!text.includes(r.literal)) continue;
+    for (const match of matchesOf(compile(r.caches, r.linkifier), text)) {
+      if (!taken) taken = [match];
+      else if (!taken.some((t) => overlaps(t, match))) taken.push(match);
     }
   }
-  return taken.sort((a, b) => a.index - b.index);
+  return taken ? taken.sort((a, b) => a.index - b.index) : NO_MATCHES;
+}
+
+/**
+ * linkifyCompiled() of one text token seen with the character just outside it on either side
+ * (`before` and `after`: '' or one unit), keeping only the matches inside the token, at their
+ * offsets in it. Where no linkifier finds what it needs, the joined string is never built.
+ */
+export function linkifyRun(before: string, text: string, after: string, ready: readonly Ready[]): readonly LinkifierMatch[] {
+  let full: string | undefined;
+  let taken: LinkifierMatch[] | undefined;
+  for (let k = 0; k < ready.length; k++) {
+    const r = ready[k]!;
+    if (!mayMatchAround({ text: r.literal }, before, text, after)) continue;
+    const c = compile(r.caches, r.linkifier);
+    if (!c.re || (c.need !== null && !mayMatchAround(c.need, before, text, after))) continue;
+    full ??= before + text + after;
+    for (const match of searchAll(c, c.re, full)) {
+      if (!taken) taken = [match];
+      else if (!taken.some((t) => overlaps(t, match))) taken.push(match);
+    }
+  }
+  if (!taken) return NO_MATCHES;
+  // Overlaps are settled among all matches first, as on the joined string, and only then cut.
+  return taken
+    .sort((a, b) => a.index - b.index)
+    .map((m) => ({ ...m, index: m.index - before.length }))
+    .filter((m) => m.index >= 0 && m.index + m.text.length <= text.length);
 }
 
 function overlaps(a: { index: number; text: string }, b: { index: number; text: string }): boolean {

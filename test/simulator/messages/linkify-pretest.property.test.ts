@@ -1,0 +1,30 @@
+// The quick first look for links turns text down only where linkify-it's own pretest does: the
+// answers of markdown-it's linkify-it with and without it must be the same for any text.
+import fc from 'fast-check';
+import markdownIt from 'markdown-it';
+import { expect, test } from 'vitest';
+import { quickLinkifyPretest } from '../../../simulator/engine/markdown/linkify-pretest.ts';
+
+const oracle = markdownIt({ linkify: true });
+oracle.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+const quick = markdownIt({ linkify: true });
+quick.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+quickLinkifyPretest(quick);
+
+const piece = fc.constantFrom(
+  'http:', 'HTTPS:', 'ftp:', 'mailto:', '//', '/', ':', '.', '@', 'www', 'www.', 'WWW.', 'localhost', 'LocalHost', 'locaIhost', 'ſ', 'K',
+  'com', 'zulip', '.com', '.org', '.1.', '1', '127', 'a', ' ', '\n', '_', '<', '>', '\uff5c', '\u00a0', 'é', '😀', 'xn--',
+);
+const text = fc.oneof(fc.array(piece, { maxLength: 12 }).map((p) => p.join('')), fc.string({ maxLength: 40 }));
+
+test('turns down only what linkify-it turns down', () => {
+  for (const t of ['hello world', 'see zulip.com', 'http://x', 'at localhost now', 'LOCALHOST', 'a@b', 'fix the retry loop']) {
+    expect(quick.linkify.pretest(t)).toBe(oracle.linkify.pretest(t));
+  }
+  fc.assert(
+    fc.property(text, (t) => {
+      expect(quick.linkify.pretest(t)).toBe(oracle.linkify.pretest(t));
+    }),
+    { numRuns: 5000 },
+  );
+});
