@@ -36,6 +36,7 @@ import { textOf, writeOutputs } from './serialize.ts';
 import type { TwinMemo } from './twins.ts';
 import type { CollectionDoc } from './validate.ts';
 import { prepareWrite, type FileStream, type WriteSink } from './write.ts';
+import { savesUnderWay } from './saves-under-way.ts';
 
 export type IncrementalResult = BuildResult & {
   /** Files written (or removed) by this run. */
@@ -151,15 +152,14 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
   let gen = 0;
   const commits = link.commits ?? createCommits(claimed);
   /** Saves under way: a pass waits for them at its next pause. */
-  let saving: Promise<unknown> = Promise.resolve();
-  let savesUnderWay = 0;
+  const saves = savesUnderWay();
   let sliceStart = performance.now();
 
   /** Between slices of a pass: give way to I/O, and to any save under way until it is done. */
   async function pause(force = false): Promise<void> {
     if (!force && performance.now() - sliceStart < SLICE_MS) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (savesUnderWay > 0) await saving;
+    await saves.idle();
     sliceStart = performance.now();
   }
 
@@ -207,14 +207,7 @@ export function createIncrementalBuild(options: BuildOptions, hooks: Incremental
   async function save(changed: Iterable<string>, savedGen?: number): Promise<SaveResult> {
     const started = performance.now();
     if (savedGen !== undefined) gen = Math.max(gen, savedGen);
-    savesUnderWay += 1;
-    const done = saveNow(changed, started);
-    saving = done.catch(() => {});
-    try {
-      return await done;
-    } finally {
-      savesUnderWay -= 1;
-    }
+    return saves.track(saveNow(changed, started));
   }
 
   async function saveNow(changed: Iterable<string>, started: number): Promise<SaveResult> {
