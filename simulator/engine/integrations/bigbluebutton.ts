@@ -26,7 +26,7 @@ const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (ch) => ch.ch
 
 /** Python's json.dumps(obj, separators=(",", ":")): compact, and ASCII only (ensure_ascii). */
 function pythonCompactJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => (ch === '\u007f' ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
