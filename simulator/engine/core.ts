@@ -227,11 +227,13 @@ export function subscribersOf(engine: Engine, streamId: number): number[] {
   if (!subs) return [];
   const out: number[] = [];
   let ascending = true;
-  for (const [userId, sub] of subs) {
-    if (!sub.active || !engine.state.users.get(userId)?.is_active) continue;
+  const users = engine.state.users;
+  // forEach, not for…of over entries: no [key, value] pair made per subscriber.
+  subs.forEach((sub, userId) => {
+    if (!sub.active || !users.get(userId)?.is_active) return;
     if (out.length > 0 && out[out.length - 1]! > userId) ascending = false;
     out.push(userId);
-  }
+  });
   // Subscriptions are mostly made in id order: sorted only when they were not.
   return ascending ? out : out.sort((a, b) => a - b);
 }
@@ -241,7 +243,10 @@ export function subscriberCount(engine: Engine, streamId: number): number {
   const subs = engine.state.subscriptions.get(streamId);
   if (!subs) return 0;
   let count = 0;
-  for (const [userId, sub] of subs) if (sub.active && engine.state.users.get(userId)?.is_active) count++;
+  const users = engine.state.users;
+  subs.forEach((sub, userId) => {
+    if (sub.active && users.get(userId)?.is_active) count++;
+  });
   return count;
 }
 

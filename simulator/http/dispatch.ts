@@ -332,7 +332,9 @@ function injected(reached: Reached, instead: RawResponse): RawResponse {
 function handled(request: InFlight, call: RoutedCall, limiter: RateLimiter | undefined): Soon<RawResponse> {
   const { engine, req, settings, note } = request;
   const { route, user, raw } = call;
-  const used = new Set<string>(['client']);
+  // Added to, not built from a list: the Set constructor walks its argument as an iterable.
+  const used = new Set<string>();
+  used.add('client');
   const params = decodeParams(route.params, raw, used);
   // Password attempts count per username, once the parameters are read (Zulip's authenticate()).
   const passwordKey: RateLimitKey | undefined =

@@ -10,6 +10,7 @@
  * `engine.onOutgoingWebhook`, the Slack direct messages included; the engine sends nothing.
  */
 import type { Engine } from '../core.ts';
+import { strictlyAscending } from '../fast/id-lists.ts';
 import { formatMessage } from '../messages/format.ts';
 import type { StoredMessage } from '../messages/store.ts';
 import type { BotService, OutgoingWebhookRecord, UserRecord } from '../state.ts';
@@ -105,11 +106,14 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
   // Messages from bots never trigger service bots (Zulip's guard against loops).
   if (sender.is_bot) return;
   const candidates = message.streamId !== null ? [...mentioned] : [...(message.dmUserIds ?? [])];
-  const records: OutgoingWebhookRecord[] = [];
+  // Sorted only when out of order: a direct message's ids are ascending already, and a sort with
+  // a comparator cost more than the rest of this function (its work arrays, a call per comparison).
+  if (!strictlyAscending(candidates)) candidates.sort((a, b) => a - b);
+  let records: OutgoingWebhookRecord[] | undefined;
   const observer = engine.onOutgoingWebhook;
   // Made only for an observer: most messages trigger nothing and most engines have none.
   let triggers: OutgoingWebhookTrigger[] | undefined;
-  for (const id of candidates.sort((a, b) => a - b)) {
+  for (const id of candidates) {
     const bot = engine.state.users.get(id);
     if (!bot || !bot.is_active || !bot.is_bot || bot.bot_type !== OUTGOING_WEBHOOK_BOT) continue;
     const trigger = triggerFor(bot, message, mentioned);
@@ -117,11 +121,11 @@ export function recordOutgoingWebhooks(engine: Engine, sender: UserRecord, messa
     for (const service of bot.bot_services) {
       const request = requestBody(engine, bot, service, message, trigger);
       const record = request && { botId: bot.id, url: service.base_url, ...request, trigger, messageId: message.id, timestamp: message.timestamp };
-      if (record) records.push(record);
+      if (record) (records ??= []).push(record);
       if (observer) (triggers ??= []).push({ record, bot, service, message, trigger });
     }
   }
-  if (records.length > 0) {
+  if (records !== undefined) {
     const log = engine.state.outgoingWebhooks;
     log.push(...records);
     if (log.length > OUTGOING_WEBHOOK_LIMIT) log.splice(0, log.length - OUTGOING_WEBHOOK_LIMIT / 2);

@@ -307,7 +307,8 @@ function privateRecipients(to: string): number[] | string[] {
   }
   if (!isInt(data[0])) throw ChatError.badRequest('Invalid data type for recipients');
   if (!data.every(isInt)) throw mixedRecipients();
-  return [...new Set(data as number[])];
+  // One id (most direct messages) has no repeat to drop: no set to build and spread.
+  return data.length === 1 ? (data as number[]) : [...new Set(data as number[])];
 }
 
 function isInt(x: unknown): x is number {
@@ -348,7 +349,7 @@ function checkWidgetContent(raw: string): void {
 
 export function checkSendMessage(engine: Engine, sender: UserRecord, params: SendParams): CheckedSend {
   const type = params.type;
-  if (!['stream', 'channel', 'private', 'direct'].includes(type)) throw ChatError.badRequest('Invalid type');
+  if (type !== 'stream' && type !== 'channel' && type !== 'private' && type !== 'direct') throw ChatError.badRequest('Invalid type');
   const isStream = type === 'stream' || type === 'channel';
   // send_message_backend extracts `to` first, then refuses forging and foreign senders.
   const indicator = isStream && params.to !== undefined ? streamIndicator(params.to) : undefined;

@@ -8,7 +8,7 @@
 // Per-user flags (Zulip's UserMessage rows) are kept per message as one packed number array,
 // `userId * FLAG_SPACE + flagBits`, sorted by user id: one 8-byte slot per recipient instead of an
 // object per row, which keeps a stored message well under 1 KB beyond its content.
-import { sortedDistinct } from '../fast/id-lists.ts';
+import { sortedDistinct, strictlyAscending } from '../fast/id-lists.ts';
 
 /** Bit positions of the per-user message flags (Zulip's UserMessage.flags, the ones we model). */
 export const FLAG_BITS = {
@@ -140,7 +140,8 @@ export function createMessageStore(): MessageStore {
 }
 
 export function dmKey(userIds: Iterable<number>): string {
-  return sortedDistinct(userIds).join(',');
+  // A stored conversation's ids are ascending already: joined as they are, not copied first.
+  return (Array.isArray(userIds) && strictlyAscending(userIds) ? userIds : sortedDistinct(userIds)).join(',');
 }
 
 export function topicKey(topic: string): string {
