@@ -12,7 +12,7 @@ export type WriteOp =
   | { op: 'file'; path: string; data: string | Uint8Array; twins?: boolean; previous?: string }
   | { op: 'open'; path: string; twins?: boolean; previous?: string }
   | { op: 'close'; path: string }
-  | { op: 'append'; path: string; data: string };
+  | { op: 'append'; path: string; data: string | Uint8Array };
 
 export interface WriteBatch {
   id: number;

@@ -119,7 +119,7 @@ export class ReusingStream {
   }
 
   /** Returns the bytes the piece adds to the file. */
-  append(data: string): number {
+  append(data: string | Uint8Array): number {
     const bytes = bytesOf(data);
     if (this.#fd === null && this.#previous && holds(this.#previous, this.#agreed, bytes)) {
       this.#agreed += bytes.length;

@@ -8,7 +8,7 @@
  * precompress.ts's policy. One message back per batch: the bytes written, or the first error.
  *
  * A streamed file opened with `twins` (the bundle, llms-full.txt) is compressed here as its
- * pieces arrive, each piece encoded to UTF-8 once for the file and both compressors. Node has no
+ * pieces arrive, each piece's bytes used once for the file and both compressors. Node has no
  * synchronous streaming compressor, so those pieces go to zlib's streams, which run in libuv's
  * pool while this thread goes on with the next batch; a batch that leaves more than QUEUED_BYTES
  * queued in them is answered only once they have caught up, so what they hold stays bounded.
@@ -173,7 +173,7 @@ async function run(ops: readonly WriteOp[]): Promise<number> {
           bytes += writeAll(fdOf(op.path), op.data);
           break;
         }
-        const data = Buffer.from(op.data, 'utf8');
+        const data = typeof op.data === 'string' ? Buffer.from(op.data, 'utf8') : Buffer.from(op.data.buffer, op.data.byteOffset, op.data.byteLength);
         bytes += writeAll(fdOf(op.path), data);
         const consumed = compressing.push(data);
         if (consumed) fed.push(consumed);

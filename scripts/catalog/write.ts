@@ -137,6 +137,8 @@ export function writeAtomically(outDir: string, files: readonly string[], render
 class Lane {
   readonly worker: Worker;
   ops: Op[] = [];
+  /** The buffers of the queued operations' bytes, moved to the thread with them. */
+  transfer: ArrayBuffer[] = [];
   chars = 0;
   next = 0;
   /** Batches sent and not yet answered: id → characters of text they carry. */
@@ -234,7 +236,9 @@ class Writer implements WriteSink {
     this.#claim(rel);
     await this.#room();
     const lane = this.#laneOf(rel);
-    this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data, ...this.#previousOf(rel) }, data.length);
+    const bytes = encoded(data);
+    // A caller's own bytes stay the caller's: only those encoded here are moved.
+    this.#queue(lane, { op: 'file', path: path.join(this.#root, rel), data: bytes, ...this.#previousOf(rel) }, bytes.length, bytes === data ? undefined : bytes);
   }
 
   #previousOf(rel: string): { previous?: string } {
@@ -276,7 +280,8 @@ class Writer implements WriteSink {
       pieces = [];
       size = 0;
       await this.#room();
-      this.#queue(lane, { op: 'append', path: file, data }, data.length);
+      const bytes = encoded(data);
+      this.#queue(lane, { op: 'append', path: file, data: bytes }, bytes.length, bytes);
     };
     return {
       write: async (piece) => {
@@ -308,8 +313,10 @@ class Writer implements WriteSink {
     return best;
   }
 
-  #queue(lane: Lane, op: Op, chars: number): void {
+  /** `moved`: bytes of the operation's own (encoded()), handed over to the thread rather than copied. */
+  #queue(lane: Lane, op: Op, chars: number, moved?: Uint8Array): void {
     lane.ops.push(op);
+    if (moved && moved.byteLength > 0) lane.transfer.push(moved.buffer as ArrayBuffer);
     lane.chars += chars;
     lane.load += chars;
     this.#inFlight += chars;
@@ -320,8 +327,9 @@ class Writer implements WriteSink {
     if (lane.ops.length === 0) return;
     const id = lane.next++;
     lane.waiting.set(id, lane.chars);
-    lane.worker.postMessage({ id, ops: lane.ops });
+    lane.worker.postMessage({ id, ops: lane.ops }, lane.transfer);
     lane.ops = [];
+    lane.transfer = [];
     lane.chars = 0;
   }
 
@@ -361,6 +369,18 @@ class Writer implements WriteSink {
     while (!this.#error && this.#lanes.some((l) => l.waiting.size > 0)) await new Promise<void>((resolve) => this.#resume.push(resolve));
     if (this.#error) throw this.#error;
   }
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * A file's bytes in a buffer of their own, which postMessage then moves to the writer thread.
+ * Posting the string instead copies it twice (serialised here, rebuilt there: two bytes a
+ * character once the text holds any letter beyond Latin-1's ASCII half) before the thread
+ * encodes it anyway; that copying was 1.4 s of this thread's CPU at 10,000 documents.
+ */
+function encoded(data: string | Uint8Array): Uint8Array {
+  return typeof data === 'string' ? utf8.encode(data) : data;
 }
 
 async function swap(outDir: string, fresh: string, old: string): Promise<void> {
