@@ -3,7 +3,17 @@ import type { IncrementalResult, PassStage, Shape } from './incremental.ts';
 import type { BuildOptions } from './pipeline.ts';
 
 /** What the worker is started with: the build's options, without the functions. */
-export type WorkerOptions = Omit<BuildOptions, 'log' | 'report'>;
+export type WorkerOptions = Omit<BuildOptions, 'log' | 'report'> & { crash?: WorkerCrash };
+
+/**
+ * Tests only (watch.ts passes it to the workers a test asks for, never from the command line):
+ * the worker dies when its pass reaches `stage` (`start`: as soon as it starts), by an uncaught
+ * exception, `process.exit` or running out of memory.
+ */
+export interface WorkerCrash {
+  stage: PassStage | 'start';
+  how: 'throw' | 'exit' | 'oom';
+}
 
 export type ToWorker =
   /** Files changed (read them again); `entries`: what the main thread wrote for them, as generation `gen`. */

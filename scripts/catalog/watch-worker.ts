@@ -28,12 +28,30 @@ const commits: Commits = {
   commit: (_outDir, rel, tmp, at) => ask({ type: 'commit', id: nextId++, rel, tmp, at }),
   remove: (_outDir, rel, at) => ask({ type: 'remove', id: nextId++, rel, at }),
 };
-const options = workerData as WorkerOptions;
+const { crash, ...options } = workerData as WorkerOptions;
 const builder = createIncrementalBuild(
   { ...options, log: (line) => send({ type: 'log', line }), report: (text) => send({ type: 'report', text }) },
-  { stage: (stage) => ask({ type: 'stage', id: nextId++, stage }) },
+  {
+    stage: (stage) => {
+      if (crash?.stage === stage) return crashNow(crash.how);
+      return ask({ type: 'stage', id: nextId++, stage });
+    },
+  },
   { commits, fastPath: false },
 );
+
+/** The tests' crash (watch-messages.ts's WorkerCrash): the pass never goes on. */
+function crashNow(how: 'throw' | 'exit' | 'oom'): Promise<void> {
+  if (how === 'exit') process.exit(70);
+  setImmediate(() => {
+    if (how === 'throw') throw new Error('a crash asked for by a test');
+    const hoard: number[][] = [];
+    for (;;) hoard.push(new Array<number>(1 << 20).fill(hoard.length));
+  });
+  return new Promise<void>(() => {});
+}
+
+if (crash?.stage === 'start') void crashNow(crash.how);
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'reply') {

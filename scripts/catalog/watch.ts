@@ -21,7 +21,7 @@ import { watch } from 'chokidar';
 import type { Worker } from 'node:worker_threads';
 import { createIncrementalBuild, type IncrementalBuild, type IncrementalHooks, type IncrementalResult, type SaveResult } from './incremental.ts';
 import type { BuildOptions } from './pipeline.ts';
-import type { FromWorker, ToWorker, WorkerOptions } from './watch-messages.ts';
+import type { FromWorker, ToWorker, WorkerCrash, WorkerOptions } from './watch-messages.ts';
 import { startWorker } from './worker-entry.ts';
 
 export interface WatchOptions {
@@ -37,6 +37,8 @@ export interface WatchOptions {
   hooks?: IncrementalHooks;
   /** Run the passes on this thread instead of a worker (slower saves on a large catalog). */
   inProcess?: boolean;
+  /** Tests only: how the nth pass worker started (1, 2, …) is to crash, if it is. */
+  crashWorkers?: (nth: number) => WorkerCrash | undefined;
 }
 
 /** Where the passes run: this thread's builder, or the worker's. */
@@ -56,7 +58,7 @@ export interface CatalogWatcher {
 export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Promise<CatalogWatcher> {
   const debounce = opts.debounceMs ?? 20;
   const builder = createIncrementalBuild({ ...build, report: opts.report }, opts.inProcess ? opts.hooks : {});
-  const passes = opts.inProcess ? inProcessPasses(builder) : workerPasses(build, builder, opts);
+  const passes = opts.inProcess ? inProcessPasses(builder) : workerPasses(build, builder, opts, () => void pass());
   /** The saves' catalog is older than a change a save could not write in place. */
   let stale = false;
   let timer: NodeJS.Timeout | undefined;
@@ -88,7 +90,7 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
         opts.onBuild?.(result);
       } while (again && !closed);
     } catch (error) {
-      opts.report(`Build crashed: ${(error as Error).stack ?? String(error)}`);
+      if (!closed) opts.report(error instanceof Error && error.message.startsWith('The pass worker crashed') ? error.message : `Build crashed: ${(error as Error).stack ?? String(error)}`);
     } finally {
       passing = false;
     }
@@ -154,53 +156,130 @@ function inProcessPasses(builder: IncrementalBuild): Passes {
   return { pass: () => builder.pass(), saved: () => {}, close: async () => {} };
 }
 
-function workerPasses(build: BuildOptions, builder: IncrementalBuild, opts: WatchOptions): Passes {
+/** Crashes in a row after which no new worker is started until a file changes. */
+export const WORKER_RESTARTS = 3;
+/** Wait before the nth restart in a row (ms): a worker that dies at once does not spin. */
+const RESTART_DELAYS_MS = [0, 1000, 4000];
+
+/** The pass worker died: the cause in a few words. */
+class WorkerDied extends Error {}
+
+/** How a worker died, in one line: its uncaught error's message, out of memory, or its exit code. */
+function causeOf(error: Error | null, code: number): string {
+  if (!error) return `it exited with code ${code}`;
+  if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') return 'it ran out of memory';
+  return `${error.name}: ${error.message}`;
+}
+
+/**
+ * The passes in a worker thread. A worker that dies (an uncaught exception, out of memory,
+ * process.exit) is reported in one line and replaced: the new one reads the content afresh and
+ * its first pass is a full build, so dist/ is a full build's again. After WORKER_RESTARTS
+ * crashes in a row with no pass finished in between, no worker is started until the next change:
+ * saves still write their own files meanwhile, and each change tries one new worker.
+ */
+function workerPasses(build: BuildOptions, builder: IncrementalBuild, opts: WatchOptions, requestPass: () => void): Passes {
   const { log, report, ...data } = build;
-  const workerData: WorkerOptions = data;
-  const worker: Worker = startWorker(import.meta.url, 'catalog-watch-worker', './watch-worker.ts', { workerData });
-  const send = (message: ToWorker): void => worker.postMessage(message);
-  const reply = (id: number, work: Promise<unknown>): void =>
-    void work.then(() => send({ type: 'reply', id }), (error: unknown) => send({ type: 'reply', id, error: String(error) }));
   let nextId = 0;
   const built = new Map<number, { resolve: (r: IncrementalResult & { at: number }) => void; reject: (e: Error) => void }>();
-  let crashed: Error | null = null;
-  worker.on('message', (message: FromWorker) => {
-    switch (message.type) {
-      case 'commit':
-        return reply(message.id, builder.commits.commit(build.outDir, message.rel, message.tmp, message.at));
-      case 'remove':
-        return reply(message.id, builder.commits.remove(build.outDir, message.rel, message.at));
-      case 'stage':
-        return reply(message.id, Promise.resolve(opts.hooks?.stage?.(message.stage)));
-      case 'log':
-        return void (log ?? (() => {}))(message.line);
-      case 'report':
-        return void opts.report(message.text);
-      case 'built': {
-        const waiter = built.get(message.id);
-        built.delete(message.id);
-        if (message.result) waiter?.resolve(message.result);
-        else waiter?.reject(new Error(message.error ?? 'the pass failed'));
+  /** The newest save generation sent: a new worker starts from it, so its writes rank after the saves'. */
+  let lastGen = 0;
+  let started = 0;
+  /** Crashes since the last pass that ended. */
+  let crashes = 0;
+  let closing = false;
+  let worker: Worker | null = null;
+
+  function start(): Worker {
+    started += 1;
+    const crash = opts.crashWorkers?.(started);
+    const workerData: WorkerOptions = crash ? { ...data, crash } : data;
+    // Only a test's out-of-memory crash runs with a small heap, so that it comes soon.
+    const resourceLimits = crash?.how === 'oom' ? { maxOldGenerationSizeMb: 128 } : undefined;
+    const w: Worker = startWorker(import.meta.url, 'catalog-watch-worker', './watch-worker.ts', { workerData, ...(resourceLimits ? { resourceLimits } : {}) });
+    const send = (message: ToWorker): void => w.postMessage(message);
+    const reply = (id: number, work: Promise<unknown>): void =>
+      void work.then(() => send({ type: 'reply', id }), (error: unknown) => send({ type: 'reply', id, error: String(error) }));
+    w.on('message', (message: FromWorker) => {
+      switch (message.type) {
+        case 'commit':
+          return reply(message.id, builder.commits.commit(build.outDir, message.rel, message.tmp, message.at));
+        case 'remove':
+          return reply(message.id, builder.commits.remove(build.outDir, message.rel, message.at));
+        case 'stage':
+          return reply(message.id, Promise.resolve(opts.hooks?.stage?.(message.stage)));
+        case 'log':
+          return void (log ?? (() => {}))(message.line);
+        case 'report':
+          return void opts.report(message.text);
+        case 'built': {
+          const waiter = built.get(message.id);
+          built.delete(message.id);
+          if (message.result) waiter?.resolve(message.result);
+          else waiter?.reject(new Error(message.error ?? 'the pass failed'));
+        }
       }
-    }
-  });
-  worker.on('error', (error) => {
-    crashed = error;
-    for (const waiter of built.values()) waiter.reject(error);
-    built.clear();
-  });
+    });
+    let error: Error | null = null;
+    w.on('error', (e) => void (error = e));
+    w.on('exit', (code) => {
+      if (closing || w !== worker) return;
+      worker = null;
+      const died = new WorkerDied(causeOf(error, code));
+      if (built.size === 0) {
+        // Between passes: reported now, and a pass on a new worker brings dist/ back to a full build's.
+        crashes += 1;
+        opts.report(`The pass worker crashed between passes (${died.message}); starting a new one.`);
+        requestPass();
+        return;
+      }
+      for (const waiter of built.values()) waiter.reject(died);
+      built.clear();
+    });
+    if (lastGen > 0) send({ type: 'save', changed: [], gen: lastGen, entries: [] });
+    return w;
+  }
+
+  async function passOn(w: Worker): Promise<IncrementalResult & { at: number }> {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      built.set(id, { resolve, reject });
+      w.postMessage({ type: 'pass', id } satisfies ToWorker);
+    });
+  }
+
   return {
-    pass() {
-      if (crashed) return Promise.reject(crashed);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        built.set(id, { resolve, reject });
-        send({ type: 'pass', id });
-      });
+    async pass() {
+      // A change after the limit was reached: one more try.
+      if (crashes >= WORKER_RESTARTS) crashes = WORKER_RESTARTS - 1;
+      for (;;) {
+        worker ??= start();
+        try {
+          const result = await passOn(worker);
+          crashes = 0;
+          return result;
+        } catch (error) {
+          if (!(error instanceof WorkerDied)) throw error;
+          crashes += 1;
+          if (crashes >= WORKER_RESTARTS) {
+            throw new Error(
+              `The pass worker crashed ${crashes} times in a row (last: ${error.message}): the lists, the bundle, the search index and llms-full.txt are not updated; saves still write their own files, and the next change tries a new worker.`,
+              { cause: error },
+            );
+          }
+          opts.report(`The pass worker crashed (${error.message}); starting a new one and running the pass again.`);
+          await new Promise((resolve) => setTimeout(resolve, RESTART_DELAYS_MS[crashes - 1] ?? 0));
+          if (closing) throw new Error('closed', { cause: error });
+        }
+      }
     },
-    saved: (changed, result) => send({ type: 'save', changed, gen: result.gen, entries: result.entries }),
+    saved(changed, result) {
+      lastGen = Math.max(lastGen, result.gen);
+      worker?.postMessage({ type: 'save', changed, gen: result.gen, entries: result.entries } satisfies ToWorker);
+    },
     async close() {
-      await worker.terminate();
+      closing = true;
+      await worker?.terminate();
     },
   };
 }
