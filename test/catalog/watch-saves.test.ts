@@ -12,9 +12,9 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IncrementalResult, PassStage, SaveResult } from '../../scripts/catalog/incremental.ts';
-import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import { watchCatalog, type CatalogWatcher } from '../../scripts/catalog/watch.ts';
 import { cleanupTemp, copyContent, readTree, tempDir } from './helpers.ts';
+import { append, expectSameAsFullBuild, holds } from './watch-helpers.ts';
 
 afterAll(cleanupTemp);
 
@@ -67,22 +67,6 @@ async function heldWatcher(content: string, dist: string, inProcess: boolean) {
   };
 }
 
-async function fullBuildTree(content: string): Promise<Map<string, Buffer>> {
-  const out = path.join(await tempDir(), 'dist');
-  const result = await buildCatalog({ contentDir: content, outDir: out, sourceDateEpoch: '', precompress: true });
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  return readTree(out);
-}
-
-async function expectSameAsFullBuild(content: string, dist: string): Promise<void> {
-  const [watched, full] = [await readTree(dist), await fullBuildTree(content)];
-  expect([...watched.keys()]).toEqual([...full.keys()]);
-  for (const [rel, bytes] of full) expect(watched.get(rel)?.equals(bytes), rel).toBe(true);
-}
-
-const append = async (content: string, rel: string, text: string) => writeFile(path.join(content, rel), `${await readFile(path.join(content, rel), 'utf8')}\n${text}\n`);
-const holds = (dist: string, rel: string, text: string): boolean => readFileSync(path.join(dist, rel), 'utf8').includes(text);
-
 // The CLI's way (passes in a worker thread) and the same scheduling on one thread.
 describe.each([['a pass worker', false], ['one thread', true]] as const)('with %s', (_name, inProcess) => {
   it('a save during a pass reaches its files before the pass ends; the pass keeps what the save wrote', async () => {
@@ -123,7 +107,7 @@ describe.each([['a pass worker', false], ['one thread', true]] as const)('with %
       await w.until(() => w.builds.length >= pass + 2);
       await w.watcher.idle();
       expect(w.builds.every((b) => b.ok)).toBe(true);
-      await expectSameAsFullBuild(content, dist);
+      await expectSameAsFullBuild(content, dist, true);
     } finally {
       await w.watcher.close();
     }
@@ -172,7 +156,7 @@ describe.each([['a pass worker', false], ['one thread', true]] as const)('with %
       await w.until(() => w.builds.at(-1)?.ok === true && exists('tercero') && !exists('otro'));
       await w.watcher.idle();
       expect(w.reports).toContain('Fixed: the build is clean again.');
-      await expectSameAsFullBuild(content, dist);
+      await expectSameAsFullBuild(content, dist, true);
     } finally {
       await w.watcher.close();
     }

@@ -7,29 +7,18 @@
  * The crash is asked for through watchCatalog's test-only `crashWorkers` option (never reachable
  * from the command line): the nth worker dies when its pass reaches a stage.
  */
-import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { IncrementalResult } from '../../scripts/catalog/incremental.ts';
-import { buildCatalog } from '../../scripts/catalog/pipeline.ts';
 import type { WorkerCrash } from '../../scripts/catalog/watch-messages.ts';
 import { WORKER_RESTARTS, watchCatalog } from '../../scripts/catalog/watch.ts';
-import { cleanupTemp, copyContent, readTree, tempDir } from './helpers.ts';
+import { cleanupTemp, copyContent, tempDir } from './helpers.ts';
+import { append, expectSameAsFullBuild, holds } from './watch-helpers.ts';
 
 afterAll(cleanupTemp);
 
 const INSIGHT = 'insights/medir-antes.md';
 const INSIGHT_JSON = 'api/v1/insights/medir-antes.json';
-
-async function expectSameAsFullBuild(content: string, dist: string): Promise<void> {
-  const out = path.join(await tempDir(), 'dist');
-  const result = await buildCatalog({ contentDir: content, outDir: out, sourceDateEpoch: '' });
-  if (!result.ok) throw new Error(JSON.stringify(result.issues));
-  const [watched, full] = [await readTree(dist), await readTree(out)];
-  expect([...watched.keys()]).toEqual([...full.keys()]);
-  for (const [rel, bytes] of full) expect(watched.get(rel)?.equals(bytes), rel).toBe(true);
-}
 
 async function crashingWatcher(content: string, dist: string, crashWorkers: (nth: number) => WorkerCrash | undefined) {
   const builds: IncrementalResult[] = [];
@@ -53,8 +42,6 @@ async function crashingWatcher(content: string, dist: string, crashWorkers: (nth
   return { watcher, builds, reports, until };
 }
 
-const append = async (content: string, rel: string, text: string) => writeFile(path.join(content, rel), `${await readFile(path.join(content, rel), 'utf8')}\n${text}\n`);
-const holds = (dist: string, rel: string, text: string): boolean => readFileSync(path.join(dist, rel), 'utf8').includes(text);
 
 it.each([
   ['an uncaught exception', 'throw', /^The pass worker crashed \(Error: a crash asked for by a test\); starting a new one and running the pass again\.$/],
