@@ -393,7 +393,7 @@ export interface DraftRecord {
   lastEditTime: number;
 }
 
-/** A message waiting to be sent at a later time (Zulip's ScheduledMessage, delivery type send-later). */
+/** A message waiting to be sent at a later time (Zulip's ScheduledMessage: send-later, or a reminder). */
 export interface ScheduledMessageRecord {
   id: number;
   senderId: number;
@@ -414,6 +414,11 @@ export interface ScheduledMessageRecord {
   deliveredMessageId: number | null;
   failed: boolean;
   failureMessage: string | null;
+  /**
+   * Set for a message reminder (Zulip's delivery type REMIND, zerver/actions/reminders.py): the
+   * message it reminds of, and the note the user gave (null without one). Absent: send-later.
+   */
+  reminder?: { targetMessageId: number; note: string | null };
 }
 
 /** A reusable text a user keeps for composing (Zulip's SavedSnippet). */

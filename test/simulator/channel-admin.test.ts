@@ -101,9 +101,15 @@ describe('GET /users/{user_id}/subscriptions/{stream_id}', () => {
     expect((await call(s, 'GET', `/users/${ID.othello}/subscriptions/${S.zulip}`, {}, ID.hamlet)).body).toEqual({ ...ok, is_subscribed: false });
   });
 
+  it("answers for a bot too (feature level 458; before it, bots were 'No such user')", async () => {
+    const res = await call(sim(), 'GET', `/users/${ID.defaultBot}/subscriptions/${S.verona}`, {}, ID.iago);
+    expect(res.status).toBe(200);
+    expect(typeof res.body.is_subscribed).toBe('boolean');
+  });
+
   const refusals: [string, number, number, number, string][] = [
     ['an unknown user', ID.iago, 99, S.verona, 'No such user'],
-    ['a bot', ID.iago, ID.defaultBot, S.verona, 'No such user'],
+    ['a system bot', ID.iago, 4, S.verona, 'No such user'],
     ['an unknown channel', ID.iago, ID.hamlet, 99, 'Invalid channel ID'],
     ['a private channel the caller cannot see', ID.othello, ID.hamlet, S.coreTeam, 'Invalid channel ID'],
   ];

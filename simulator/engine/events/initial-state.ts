@@ -29,6 +29,7 @@ import { realmEmojiDict } from '../realm/custom-emoji.ts';
 import { realmState } from '../realm/register-state.ts';
 import { savedSnippetsRegisterState } from '../messages/saved-snippets.ts';
 import { scheduledMessagesRegisterState } from '../messages/scheduled.ts';
+import { remindersRegisterState } from '../messages/reminders.ts';
 import type { UserRecord } from '../state.ts';
 import { subscriptionState } from '../channels/subscriptions.ts';
 import { userGroupsRegisterState } from '../groups/user-groups.ts';
@@ -104,7 +105,7 @@ export const INITIAL_STATE: ReadonlyMap<string, StateFetcher> = new Map<string, 
   ['recent_private_conversations', (c) => recentPrivateConversationsState(c.engine, c.user)],
   ['saved_snippets', (c) => savedSnippetsRegisterState(c.engine, c.user)],
   ['scheduled_messages', (c) => scheduledMessagesRegisterState(c.engine, c.user)],
-  ['reminders', () => ({ reminders: [] })],
+  ['reminders', (c) => remindersRegisterState(c.engine, c.user)],
   ['starred_messages', (c) => starredMessagesState(c.engine, c.user)],
   ['stream', (c) => streamState(c.engine, c.user, { archivedChannels: c.capabilities.archived_channels })],
   [

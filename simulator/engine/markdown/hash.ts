@@ -62,3 +62,18 @@ export function channelTopicLinkSyntax(channelId: number, name: string, topic: s
 export function channelMessageUrl(realmUrl: string, channelId: number, name: string, topic: string, messageId: number): string {
   return `${realmUrl}/#narrow/channel/${encodeChannel(channelId, name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
 }
+
+/**
+ * topic_link_util's get_message_link_syntax: `#**channel>topic@id**`, or, when the channel or
+ * topic would break that syntax, get_fallback_markdown_link's `[#channel > topic @ 💬](…/near/id)`.
+ */
+export function messageLinkSyntax(channelId: number, name: string, topic: string, messageId: number): string {
+  if (!breaksLinkSyntax(name) && !breaksLinkSyntax(topic)) return `#**${name}>${topic}@${messageId}**`;
+  const label = `#${escapeLinkText(name)} > ${escapeLinkText(topic === '' ? 'general chat' : topic)} @ 💬`;
+  return `[${label}](#narrow/channel/${encodeChannel(channelId, name)}/topic/${encodeHashComponent(topic)}/near/${messageId})`;
+}
+
+/** The "near" URL of a direct message (message_link_url): the participants' IDs, ascending. */
+export function directMessageUrl(realmUrl: string, userIds: readonly number[], messageId: number): string {
+  return `${realmUrl}/#narrow/dm/${[...userIds].sort((a, b) => a - b).join(',')}/near/${messageId}`;
+}

@@ -170,7 +170,7 @@ function renderUserMention(env: Found, text: string, silentSyntax: boolean): str
   return `<span class="user-mention${silentClass()}" data-user-id="${target.id}">${at()}${escapeText(target.full_name)}</span>`;
 }
 
-// #**channel** and #**channel>topic**.
+// #**channel**, #**channel>topic** and #**channel>topic@message_id**.
 function channelLinkRule(state: StateInline, silent: boolean): boolean {
   const start = state.pos;
   if (state.src.charCodeAt(start) !== 0x23 /* # */) return false;
@@ -187,7 +187,14 @@ function channelLinkRule(state: StateInline, silent: boolean): boolean {
     // Zulip shows (and links) the channel name as written in the message.
     const shown: LinkableChannel = { id: channel.id, name: channelName };
     const base = `/#narrow/channel/${channelSlug(shown)}`;
-    if (gt >= 0) {
+    const messageLink = gt >= 0 ? /^(.*?)@(\d+)$/.exec(body.slice(gt + 1)) : null;
+    if (messageLink) {
+      // #**channel>topic@id** (Zulip's StreamTopicMessageLinkPattern): a link to one message.
+      const topic = messageLink[1]!;
+      const href = `${base}/topic/${narrowHashEncode(topic)}/near/${messageLink[2]}`;
+      const shownTopic = topic === '' ? '<em>general chat</em>' : escapeText(topic);
+      pushHtml(state, `<a class="message-link" href="${escapeHtml(href)}">#${escapeText(channelName)} &gt; ${shownTopic} @ 💬</a>`);
+    } else if (gt >= 0) {
       const topic = body.slice(gt + 1);
       const latest = env.ctx.latestInTopic?.(channel.id, topic);
       const href = `${base}/topic/${narrowHashEncode(topic)}${latest === undefined ? '' : `/with/${latest}`}`;

@@ -17,6 +17,7 @@ import {
   checkWildcardMentions,
   defaultReadBySender,
   doSendMessage,
+  normalizeContent,
   renderFor,
   topicParticipants,
   truncateTopic,
@@ -24,6 +25,9 @@ import {
   type CheckedSend,
 } from './send.ts';
 import { sendNotice } from '../channels/notifications.ts';
+import { reminderContent } from './reminder-content.ts';
+import { hasMessageAccess } from './permissions.ts';
+import { getMessage } from './store.ts';
 import { nextId, type ScheduledMessageRecord, type StreamRecord, type UserRecord } from '../state.ts';
 
 /** Zulip's SCHEDULED_MESSAGE_LATE_CUTOFF_MINUTES: a message later than this is not sent at all. */
@@ -201,10 +205,10 @@ export function scheduleMessage(engine: Engine, sender: UserRecord, input: Sched
   return outcome({ scheduled_message_id: record.id }, [event]);
 }
 
-/** access_scheduled_message: another user's message is as unknown as a missing one. */
+/** access_scheduled_message: another user's message, or a reminder, is as unknown as a missing one. */
 function accessScheduledMessage(engine: Engine, sender: UserRecord, id: number): ScheduledMessageRecord {
   const record = engine.state.scheduledMessages.get(id);
-  if (!record || record.senderId !== sender.id) throw new ChatError('BAD_REQUEST', 'Scheduled message does not exist', { status: 404 });
+  if (!record || record.senderId !== sender.id || record.reminder) throw new ChatError('BAD_REQUEST', 'Scheduled message does not exist', { status: 404 });
   return record;
 }
 
@@ -269,7 +273,7 @@ export function deleteScheduledMessage(engine: Engine, sender: UserRecord, id: n
 
 function undelivered(engine: Engine, user: UserRecord): ScheduledMessageRecord[] {
   return [...engine.state.scheduledMessages.values()]
-    .filter((r) => r.senderId === user.id && !r.delivered)
+    .filter((r) => r.senderId === user.id && !r.delivered && !r.reminder)
     .sort((a, b) => a.scheduledTimestamp - b.scheduledTimestamp || a.id - b.id);
 }
 
@@ -299,7 +303,7 @@ function nextPending(engine: Engine): ScheduledMessageRecord | undefined {
  * messages (a state replaced whole starts without one): the clock step looks at the messages only
  * once the present reaches it.
  */
-function lowerDueHint(engine: Engine, timestamp: number): void {
+export function lowerDueHint(engine: Engine, timestamp: number): void {
   const store = engine.state.scheduledMessages;
   const dueHints = engine.caches.scheduledDue;
   dueHints.set(store, Math.min(dueHints.get(store) ?? Number.NEGATIVE_INFINITY, timestamp));
@@ -377,6 +381,7 @@ function failureNotice(record: ScheduledMessageRecord, error: string): string {
 export function deliverNextScheduledMessage(engine: Engine): Outcome<ScheduledDelivery> | undefined {
   const record = nextPending(engine);
   if (!record) return undefined;
+  if (record.reminder) return deliverReminder(engine, record);
   const sender = getUser(engine, record.senderId);
   let sent: Outcome<{ id: number }>;
   try {
@@ -395,4 +400,45 @@ export function deliverNextScheduledMessage(engine: Engine): Outcome<ScheduledDe
   record.delivered = true;
   record.deliveredMessageId = sent.value.id;
   return outcome({ scheduled_message_id: record.id, message_id: sent.value.id, failure_message: null }, [...sent.events, removeEvent(record)]);
+}
+
+/** The remove event of a reminder (zerver/lib/reminders.py notify_remove_reminder), to its user. */
+export function reminderRemoveEvent(record: ScheduledMessageRecord): Effect {
+  return effect({ type: 'reminders', op: 'remove', reminder_id: record.id }, [record.senderId]);
+}
+
+/**
+ * send_reminder: Notification Bot sends the user a DM, worded afresh when the user can still see
+ * the message (else as it was when the reminder was made), then the reminder's removal. Reminders
+ * have no late cutoff (they go to the user alone), and a failure is only recorded: no update
+ * event and no Notification Bot notice, since "reminders have their own notification system".
+ */
+function deliverReminder(engine: Engine, record: ScheduledMessageRecord): Outcome<ScheduledDelivery> {
+  const user = getUser(engine, record.senderId);
+  const fail = (msg: string): Outcome<ScheduledDelivery> => {
+    record.failed = true;
+    record.failureMessage = msg;
+    return outcome({ scheduled_message_id: record.id, message_id: null, failure_message: msg });
+  };
+  if (!user || !user.is_active) return fail('Account is deactivated');
+  const target = getMessage(engine.state.messages, record.reminder!.targetMessageId);
+  let content = record.content;
+  if (target && hasMessageAccess(engine, user, target, false)) {
+    try {
+      content = reminderContent(engine, user, target, record.reminder!.note);
+    } catch (error) {
+      if (!(error instanceof ChatError)) throw error;
+    }
+  }
+  const bot = notificationBot(engine);
+  if (!bot) return fail('Reminder could not be sent.');
+  let sent: { id: number; events: Effect[] };
+  try {
+    sent = sendNotice(engine, bot, { kind: 'direct', users: [user] }, normalizeContent(engine, content), [], user);
+  } catch (error) {
+    return fail(error instanceof ChatError ? error.msg : 'Internal server error');
+  }
+  record.delivered = true;
+  record.deliveredMessageId = sent.id;
+  return outcome({ scheduled_message_id: record.id, message_id: sent.id, failure_message: null }, [...sent.events, reminderRemoveEvent(record)]);
 }

@@ -107,7 +107,8 @@ export const channelAdminRoutes: Route[] = [
     summary: 'whether a user is subscribed to a channel',
     params: [{ name: 'user_id', type: 'int', in: 'path', required: true }, streamIdInPath],
     handler({ engine, user, params }) {
-      const target = accessUser(engine, user, params.user_id, { forAdmin: false });
+      // Bots too since feature level 458 (zulip.yaml get-subscription-status).
+      const target = accessUser(engine, user, params.user_id, { forAdmin: false, allowBots: true });
       return { is_subscribed: subscriptionStatus(engine, user, target, params.stream_id) };
     },
   }),

@@ -24,6 +24,9 @@ import { pushTestRoutes } from './push-test.ts';
 import { realmEmojiRoutes } from './realm-emoji.ts';
 import { profileFieldRoutes } from './profile-fields.ts';
 import { readReceiptRoutes } from './read-receipts.ts';
+import { reminderRoutes } from './reminders.ts';
+import { messageReportRoutes } from './message-report.ts';
+import { userChannelRoutes } from './user-channels.ts';
 import { realmPlaygroundRoutes } from './realm-playgrounds.ts';
 import { realmDomainRoutes } from './realm-domains.ts';
 import { realmUserDefaultsRoutes } from './realm-user-defaults.ts';
@@ -73,6 +76,9 @@ export const routes: readonly Route[] = [
   ...alertWordRoutes,
   ...mutedUserRoutes,
   ...readReceiptRoutes,
+  ...reminderRoutes,
+  ...messageReportRoutes,
+  ...userChannelRoutes,
   ...realmPlaygroundRoutes,
   ...realmDomainRoutes,
   ...realmUserDefaultsRoutes,

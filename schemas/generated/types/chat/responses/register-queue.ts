@@ -9,6 +9,7 @@ import type { GroupSetting } from '../group-setting.ts';
 import type { NavigationView } from '../navigation-view.ts';
 import type { Presence } from '../presence.ts';
 import type { RealmEmoji } from '../realm-emoji.ts';
+import type { Reminder } from '../reminder.ts';
 import type { SavedSnippet } from '../saved-snippet.ts';
 import type { ScheduledMessage } from '../scheduled-message.ts';
 import type { Subscription } from '../subscription.ts';
@@ -59,16 +60,7 @@ export interface RegisterQueueResponse {
   server_typing_stopped_wait_period_milliseconds?: number;
   server_typing_started_wait_period_milliseconds?: number;
   scheduled_messages?: ScheduledMessage[];
-  reminders?: {
-    type: 'stream' | 'private';
-    scheduled_message_id: number;
-    to: number | number[];
-    topic?: string;
-    content: string;
-    rendered_content: string;
-    scheduled_delivery_timestamp: number;
-    failed: boolean;
-  }[];
+  reminders?: Reminder[];
   muted_topics?: (string | number)[][];
   muted_users?: {
     id: number;
