@@ -95,6 +95,9 @@ console.log(
 );
 console.log(`Routes: ${reached} of ${world.routes.length} reached their handler, ${succeeded} answered success. Statuses: ${statuses}`);
 if (unreached.length > 0 && unreached.length <= 20) console.log(`Never reached: ${unreached.map(label).join(', ')}`);
+// A route that never succeeds is fuzzed only on its error paths: its success is a blind spot.
+const neverSucceeded = world.routes.filter((r) => (result.coverage.routes.get(label(r))?.[1] ?? 0) === 0);
+if (neverSucceeded.length > 0 && neverSucceeded.length <= 40) console.log(`Never answered success: ${neverSucceeded.map(label).join(', ')}`);
 // Each failure was printed in full when found; the list again, to end with.
 for (const f of result.found) console.error(`failed: ${f.signature} (npm run fuzz -- --seed ${f.replay.seed} --path ${f.replay.path})`);
 const failures = result.found.length + escaped;

@@ -84,6 +84,19 @@ describe('the invariants catch what they guard', () => {
   ])('%s', (_name, response, expected) => {
     expect(responseProblems(request, response, world.engine).join('\n')).toMatch(expected);
   });
+
+  // What ignored_parameters_unsupported may list: never a declared form parameter, but a text
+  // field named like a declared file (Zulip reads files from request.FILES only).
+  const route = (method: string, path: string) => world.routes.find((r) => r.method === method && r.path === path)!;
+  const ignoring = (names: string[]) => ({ status: 200, headers: json, body: JSON.stringify({ result: 'success', msg: '', ignored_parameters_unsupported: names }) });
+  it('a declared parameter reported as ignored', () => {
+    expect(responseProblems(request, ignoring(['content']), world.engine, route('POST', '/messages')).join('\n')).toMatch(
+      /ignored_parameters_unsupported lists content, which POST \/messages declares/,
+    );
+  });
+  it('a text field named like the file is not a declared parameter', () => {
+    expect(responseProblems(request, ignoring(['file']), world.engine, route('POST', '/user_uploads'))).toEqual([]);
+  });
 });
 
 describe('a failure', () => {

@@ -112,6 +112,16 @@ describe('POST /user_uploads', () => {
     expect(s.engine.state.attachments.size).toBe(0);
   });
 
+  it('lists a text field named like the file as ignored: the file is read from the files, never the form', async () => {
+    // upload_file_backend takes no parameters (zerver/views/upload.py): a POST field "file" beside
+    // the file is unread, so json_success names it in ignored_parameters_unsupported.
+    const s = bare();
+    const res = await s.request({ method: 'POST', path: '/api/v1/user_uploads', as: ID.hamlet, body: { file: 'GET' }, files: { file: TEXT } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ result: 'success', filename: 'zulip.txt', ignored_parameters_unsupported: ['file'] });
+    expect(s.engine.state.attachments.size).toBe(1);
+  });
+
   it("refuses a file over the realm's max_file_upload_size_mib, and accepts one at the limit", async () => {
     const s = bare((f) => (f.realm.max_file_upload_size_mib = 1));
     const over = await upload(s, { file: { filename: 'big.bin', content: new Uint8Array(1024 * 1024 + 1) } });

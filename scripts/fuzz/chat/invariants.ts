@@ -75,8 +75,11 @@ export function responseProblems(req: FuzzRequest, res: RawResponse, engine: Eng
 function bodyProblems(body: Json, engine: Engine, handledBy: Route | undefined, userId: number | undefined): string[] {
   const problems: string[] = [];
   // A parameter the route declares (and reads wherever it is sent) is never reported as ignored.
+  // A file is the exception: Zulip reads it from request.FILES, so a text field of the same name
+  // is in request.POST, unread, and listed (json_success's ignored_parameters).
   if (handledBy && Array.isArray(body.ignored_parameters_unsupported)) {
-    const declared = new Set(handledBy.params.filter((p) => p.in === undefined).flatMap((p) => [p.name, ...(p.aliases ?? [])]));
+    const read = handledBy.params.filter((p) => p.in === undefined && p.type !== 'file');
+    const declared = new Set(read.flatMap((p) => [p.name, ...(p.aliases ?? [])]));
     const wrong = (body.ignored_parameters_unsupported as string[]).filter((name) => declared.has(name));
     if (wrong.length > 0) problems.push(`ignored_parameters_unsupported lists ${wrong.join(', ')}, which ${handledBy.method} ${handledBy.path} declares`);
   }

@@ -162,7 +162,10 @@ export function generators(pools: Pools, queueIds: readonly string[]): Generator
     if (/^value$/.test(name)) choices.push(subscriptionValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))));
     if (/queue_id/.test(name)) choices.push(pick(queueIds), fc.uuid());
     if (/filename/.test(name)) choices.push(pick(pools.uploadPaths.map((p) => p.split('/').pop()!)));
-    if (/url|template/.test(name)) choices.push(pick(['https://example.com/{id}', 'https://github.com/zulip/zulip/issues/{id}', 'not a url']), fc.webUrl());
+    if (/url|template/.test(name)) choices.push(pick(['https://example.com/{id}', 'https://github.com/zulip/zulip/issues/{id}', 'https://play.example.com/?code={code}', 'not a url']), fc.webUrl());
+    // Without these, POST /users/me/presence and the realm-domain routes never got past validation.
+    if (/^status$/.test(name)) choices.push(pick(['active', 'idle', 'away']));
+    if (/domain/.test(name)) choices.push(pick(['example.org', 'zulip.com', 'sub.example.org', 'EXAMPLE.ORG', 'bad domain', '.org']));
     if (/pattern/.test(name)) choices.push(pick(['#(?P<id>[0-9]+)', '(', 'JIRA-(?P<id>[0-9]+)', '']));
     if (/timezone/.test(name)) choices.push(pick(['Europe/Madrid', 'UTC', 'Not/AZone', '']));
     if (/language/.test(name)) choices.push(pick(['en', 'es', 'de', 'xx', 'python', '']));

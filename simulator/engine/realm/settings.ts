@@ -23,6 +23,7 @@ import {
 import { AVAILABLE_LANGUAGE_CODES } from './languages.ts';
 import { REALM_GROUP_SETTINGS, type GroupSettingValue, type Realm, type RealmGroupSetting, type UserRecord } from '../state.ts';
 import { updateFullMembers } from '../groups/system-groups.ts';
+import { validateWorkplaceUsersGroup } from '../groups/workplace-users.ts';
 
 /** MessageEditHistoryVisibilityPolicyEnum and RealmTopicsPolicyEnum: API names and stored values. */
 export const EDIT_HISTORY_POLICY_VALUES = { all: 1, moves: 2, none: 3 } as const;
@@ -281,7 +282,10 @@ function checkUpdate(engine: Engine, actor: UserRecord, u: RealmUpdate): Checked
     if (change.old !== undefined && !sameGroupSetting(normalizeGroupSetting(engine, change.old), current)) {
       throw new ChatError('EXPECTATION_MISMATCH', "'old' value does not match the expected value.");
     }
-    if (!sameGroupSetting(current, wanted)) groups.push([key, accessGroupSetting(engine, key, wanted, REALM_GROUP_SETTING_RULES[key])]);
+    if (sameGroupSetting(current, wanted)) continue;
+    const stored = accessGroupSetting(engine, key, wanted, REALM_GROUP_SETTING_RULES[key]);
+    if (key === 'workplace_users_group') validateWorkplaceUsersGroup(engine, stored);
+    groups.push([key, stored]);
   }
 
   const channels: [RealmChannelSetting, number][] = [];
