@@ -96,13 +96,8 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'revoke-email-invite', method: 'DELETE', path: '/invites/{invite_id}' },
   { operationId: 'revoke-invite-link', method: 'DELETE', path: '/invites/multiuse/{invite_id}' },
   { operationId: 'resend-email-invite', method: 'POST', path: '/invites/{invite_id}/resend' },
-  {
-    operationId: 'edit-invite-link',
-    method: 'PATCH',
-    path: '/invites/multiuse/{invite_id}',
-    source: 'proposed',
-    notImplemented: 'not in Zulip: proposed in zulip/zulip#32830, unmerged; Zulip answers 405, and so does the simulator',
-  },
+  // python_examples.py (edit_reusable_invitation_link) documents and tests it.
+  { operationId: 'edit-invite-link', method: 'PATCH', path: '/invites/multiuse/{invite_id}', source: 'later' },
   // Messages
   { operationId: 'mark-all-as-read', method: 'POST', path: '/mark_all_as_read' },
   { operationId: 'mark-stream-as-read', method: 'POST', path: '/mark_stream_as_read' },
