@@ -96,13 +96,8 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'revoke-email-invite', method: 'DELETE', path: '/invites/{invite_id}' },
   { operationId: 'revoke-invite-link', method: 'DELETE', path: '/invites/multiuse/{invite_id}' },
   { operationId: 'resend-email-invite', method: 'POST', path: '/invites/{invite_id}/resend' },
-  {
-    operationId: 'edit-invite-link',
-    method: 'PATCH',
-    path: '/invites/multiuse/{invite_id}',
-    source: 'proposed',
-    notImplemented: 'not in Zulip: proposed in zulip/zulip#32830, unmerged; Zulip answers 405, and so does the simulator',
-  },
+  // python_examples.py (edit_reusable_invitation_link) documents and tests it.
+  { operationId: 'edit-invite-link', method: 'PATCH', path: '/invites/multiuse/{invite_id}', source: 'later' },
   // Messages
   { operationId: 'mark-all-as-read', method: 'POST', path: '/mark_all_as_read' },
   { operationId: 'mark-stream-as-read', method: 'POST', path: '/mark_stream_as_read' },
@@ -179,7 +174,7 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'get-realm-exports', method: 'GET', path: '/export/realm', notImplemented: `data exports ${NEEDS_DJANGO} (an export is a tarball made by a worker)` },
   { operationId: 'export-realm', method: 'POST', path: '/export/realm', notImplemented: `data exports ${NEEDS_DJANGO} (an export is a tarball made by a worker)` },
   { operationId: 'get-realm-export-consents', method: 'GET', path: '/export/realm/consents', notImplemented: `data exports ${NEEDS_DJANGO}` },
-  { operationId: 'test-welcome-bot-custom-message', method: 'POST', path: '/realm/test_welcome_bot_custom_message', source: 'later', notImplemented: 'not yet: the Welcome Bot sends no messages' },
+  { operationId: 'test-welcome-bot-custom-message', method: 'POST', path: '/realm/test_welcome_bot_custom_message', source: 'later' },
   // Users
   { operationId: 'get-users', method: 'GET', path: '/users' },
   { operationId: 'create-user', method: 'POST', path: '/users' },
@@ -216,7 +211,7 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'add-alert-words', method: 'POST', path: '/users/me/alert_words' },
   { operationId: 'remove-alert-words', method: 'DELETE', path: '/users/me/alert_words' },
   { operationId: 'regenerate-api-key', method: 'POST', path: '/users/me/api_key/regenerate', source: 'later' },
-  { operationId: 'get-bot-api-key', method: 'GET', path: '/bots/{bot_id}/api_key', source: 'later', notImplemented: 'not yet: GET /bots lists the keys of the bots one owns' },
+  { operationId: 'get-bot-api-key', method: 'GET', path: '/bots/{bot_id}/api_key', source: 'later' },
   { operationId: 'regenerate-bot-api-key', method: 'POST', path: '/bots/{bot_id}/api_key/regenerate', source: 'later' },
   // Entries of the description that document rather than name an endpoint
   { operationId: 'rest-error-handling', method: 'POST', path: '/rest-error-handling', notImplemented: 'not an endpoint: the page documenting errors common to all endpoints' },

@@ -244,6 +244,15 @@ export function updateBot(engine: Engine, actor: UserRecord, p: UpdateBotParams)
 // ---------------------------------------------------------------- API keys
 
 /** POST /bots/{bot_id}/api_key/regenerate: a fresh key from the seeded source; the old one stops working. */
+/**
+ * GET /bots/{bot_id}/api_key (zulip.yaml get-bot-api-key): the key, for whoever may manage the bot
+ * (access_bot_by_id: its owner or an administrator; others get "Insufficient permission", an
+ * id that is no bot, or a system bot, "No such bot"), read only: no event.
+ */
+export function getBotApiKey(engine: Engine, actor: UserRecord, botId: number): Outcome<{ api_key: string }> {
+  return outcome({ api_key: accessBotById(engine, actor, botId).api_key });
+}
+
 export function regenerateBotApiKey(engine: Engine, actor: UserRecord, botId: number): Outcome<{ api_key: string }> {
   return regenerateApiKey(engine, accessBotById(engine, actor, botId));
 }

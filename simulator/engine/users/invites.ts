@@ -115,6 +115,12 @@ function listMultiuseInvites(engine: Engine, user: UserRecord): InviteDict[] {
  * unrevoked link may still be revoked.
  */
 export function revokeMultiuseInvite(engine: Engine, actor: UserRecord, inviteId: number): Outcome<Record<string, never>> {
+  const invite = accessMultiuseInvite(engine, actor, inviteId);
+  invite.revoked = true;
+  return outcome({}, [invitesChanged(engine, invite.referred_by)]);
+}
+
+function accessMultiuseInvite(engine: Engine, actor: UserRecord, inviteId: number): MultiuseInvite {
   const invite = engine.state.invites.get(inviteId);
   if (!invite) throw ChatError.badRequest('No such invitation');
   if (invite.referred_by !== actor.id) {
@@ -122,7 +128,32 @@ export function revokeMultiuseInvite(engine: Engine, actor: UserRecord, inviteId
     if (!isAdmin(actor)) throw ChatError.badRequest('Must be an organization administrator');
   }
   if (invite.revoked) throw ChatError.badRequest('Invitation has already been revoked');
-  invite.revoked = true;
+  return invite;
+}
+
+export interface EditInviteParams {
+  invite_as?: Role;
+  stream_ids?: number[];
+  group_ids?: number[];
+  include_realm_default_subscriptions?: boolean;
+}
+
+/**
+ * PATCH /invites/multiuse/{invite_id} (edit-invite-link; python_examples.py's
+ * edit_reusable_invitation_link): the link found as DELETE finds it (access_multiuse_invite_by_id),
+ * then each field given checked as POST /invites/multiuse checks it, the role bound, the channels,
+ * the groups; nothing is changed unless all pass. The link's creator and the administrators hear
+ * of it (invites_changed). The key, and so the URL, stays.
+ */
+export function editMultiuseInvite(engine: Engine, actor: UserRecord, inviteId: number, p: EditInviteParams): Outcome<Record<string, never>> {
+  const invite = accessMultiuseInvite(engine, actor, inviteId);
+  if (p.invite_as !== undefined) checkInviteRole(actor, p.invite_as);
+  if (p.stream_ids !== undefined) accessStreamsForInvite(engine, actor, p.stream_ids);
+  for (const id of p.group_ids ?? []) accessGroupForUpdate(engine, actor, id, 'can_add_members_group');
+  if (p.invite_as !== undefined) invite.invited_as = p.invite_as;
+  if (p.stream_ids !== undefined) invite.stream_ids = [...new Set(p.stream_ids)];
+  if (p.group_ids !== undefined) invite.group_ids = [...new Set(p.group_ids)];
+  if (p.include_realm_default_subscriptions !== undefined) invite.include_realm_default_subscriptions = p.include_realm_default_subscriptions;
   return outcome({}, [invitesChanged(engine, invite.referred_by)]);
 }
 

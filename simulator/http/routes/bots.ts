@@ -2,7 +2,7 @@
  * Bots (zerver/views/users.py, zerver/actions/bots.py): create, list your own, edit, new API key. DELETE is with the users' routes.
  * Renewing one's own key (zerver/views/user_settings.py regenerate_api_key) is here too: it is the same action.
  */
-import { createBot, listOwnBots, regenerateApiKey, regenerateBotApiKey, updateBot } from '../../engine/bots/bots.ts';
+import { createBot, listOwnBots, regenerateApiKey, getBotApiKey, regenerateBotApiKey, updateBot } from '../../engine/bots/bots.ts';
 import { isValidUrl } from '../../engine/users/profile-fields.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { ROLES } from '../../engine/users/admin.ts';
@@ -103,6 +103,17 @@ export const botRoutes: Route[] = [
         defaultAllPublicStreams: params.default_all_public_streams,
         avatar: avatarCount(params),
       });
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/bots/{bot_id}/api_key',
+    response: 'get-bot-api-key',
+    auth: 'human_member',
+    summary: "read a bot's API key",
+    params: [botIdInPath],
+    handler({ engine, user, params }) {
+      return getBotApiKey(engine, user, params.bot_id);
     },
   }),
   defineRoute({

@@ -6,7 +6,7 @@ import {
   MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH,
   createMultiuseInvite,
   listInvites,
-  revokeMultiuseInvite,
+  editMultiuseInvite, revokeMultiuseInvite,
 } from '../../engine/users/invites.ts';
 import type { Role } from '../../engine/state.ts';
 import { withValue } from '../../engine/events/effects.ts';
@@ -74,6 +74,31 @@ export const inviteRoutes: Route[] = [
     params: [{ name: 'invite_id', type: 'int', in: 'path', required: true }],
     handler({ engine, user, params }) {
       return withValue(revokeMultiuseInvite(engine, user, params.invite_id), {});
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/invites/multiuse/{invite_id}',
+    response: 'empty',
+    auth: 'human_member',
+    summary: "change a reusable invitation link's role, channels or groups",
+    params: [
+      { name: 'invite_id', type: 'int', in: 'path', required: true },
+      { name: 'group_ids', type: 'int_array' },
+      { name: 'include_realm_default_subscriptions', type: 'bool' },
+      { name: 'invite_as', type: 'int', validate: inviteAs },
+      { name: 'stream_ids', type: 'int_array' },
+    ],
+    handler({ engine, user, params }) {
+      return withValue(
+        editMultiuseInvite(engine, user, params.invite_id, {
+          ...(params.invite_as !== undefined ? { invite_as: params.invite_as } : {}),
+          ...(params.stream_ids !== undefined ? { stream_ids: params.stream_ids } : {}),
+          ...(params.group_ids !== undefined ? { group_ids: params.group_ids } : {}),
+          ...(params.include_realm_default_subscriptions !== undefined ? { include_realm_default_subscriptions: params.include_realm_default_subscriptions } : {}),
+        }),
+        {},
+      );
     },
   }),
 ];

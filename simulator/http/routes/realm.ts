@@ -10,6 +10,8 @@ import {
   type RealmProperty,
   type RealmUpdate,
 } from '../../engine/realm/settings.ts';
+import { sendTestWelcomeBotCustomMessage } from '../../engine/realm/welcome-bot.ts';
+import { MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../../engine/users/invites.ts';
 import { REALM_GROUP_SETTINGS, type RealmGroupSetting } from '../../engine/state.ts';
 import { boolParam, nonNegative } from '../checks.ts';
 import { defineRoute, paramList, type ParamsOf } from '../define-route.ts';
@@ -166,5 +168,14 @@ export const realmRoutes: Route[] = [
     handler({ engine, user, params }) {
       return updateRealm(engine, user, realmUpdate(params));
     },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/realm/test_welcome_bot_custom_message',
+    response: 'test-welcome-bot-custom-message',
+    auth: 'admin',
+    summary: 'Welcome Bot sends you the custom welcome text, as new users would get it',
+    params: [{ name: 'welcome_message_custom_text', type: 'string', required: true, maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }],
+    handler: ({ engine, user, params }) => sendTestWelcomeBotCustomMessage(engine, user, params.welcome_message_custom_text),
   }),
 ];
