@@ -9,6 +9,7 @@ import { narrowHashEncode } from './hash.ts';
 import { quickLinkifyPretest } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
 import { prepareDirect, renderDirect } from './direct.ts';
+import { scanHttpTails } from './http-tail.ts';
 import { compileAll, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
 export interface MentionableUser {
@@ -331,6 +332,7 @@ function createRenderer(): MarkdownIt {
   // Zulip links bare domains with a known TLD ("zulip.com" → http://zulip.com), not bare emails.
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
   quickLinkifyPretest(md);
+  scanHttpTails(md);
   // Zulip has no reference-style links, setext headings or inline images in message bodies.
   md.disable(['reference', 'lheading', 'image']);
   md.inline.ruler.after('text', 'zulip_mention', mentionRule);
