@@ -8,6 +8,8 @@ import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/in
 import { narrowHashEncode } from './hash.ts';
 import { quickLinkifyPretest } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
+import { prepareDirect, renderDirect } from './direct.ts';
+import { scanHttpTails } from './http-tail.ts';
 import { compileAll, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
 export interface MentionableUser {
@@ -61,7 +63,7 @@ export interface RenderResult {
   hasAttachment: boolean;
 }
 
-interface Found {
+export interface Found {
   ctx: RenderContext;
   mentionedUserIds: Set<number>;
   wildcards: Set<WildcardKind>;
@@ -93,9 +95,9 @@ export function escapeHtml(s: string): string {
 
 // A mention may start a line or follow whitespace or an opening bracket/quote (Zulip's
 // BEFORE_MENTION_ALLOWED_REGEX), so "foo@**bar**" in an email-like word stays text.
-function mentionAllowedAfter(state: StateInline, pos: number): boolean {
+function mentionAllowedAfter(src: string, pos: number): boolean {
   if (pos === 0) return true;
-  return /[\s'"({[/<]/.test(state.src[pos - 1]!);
+  return /[\s'"({[/<]/.test(src[pos - 1]!);
 }
 
 function pushHtml(state: StateInline, html: string): void {
@@ -107,38 +109,54 @@ function found(state: StateInline): Found {
   return state.env as unknown as Found;
 }
 
+/**
+ * What one of Zulip's inline rules found at a position of the paragraph's text: the HTML and
+ * where the match ends. The markdown-it rules below and the direct renderer (direct.ts) both call
+ * these, so the two paths find the same things.
+ */
+export interface InlineMatch {
+  html: string;
+  end: number;
+}
+
 // @**Name**, @**Name|id**, @_**Name** (silent), @**all** (wildcards), @*group* / @_*group*.
-function mentionRule(state: StateInline, silent: boolean): boolean {
-  const start = state.pos;
-  if (state.src.charCodeAt(start) !== 0x40 /* @ */ || !mentionAllowedAfter(state, start)) return false;
-  const rest = state.src.slice(start, state.posMax);
+// `silent` is markdown-it's validation mode: a user mention records itself in either mode, as it
+// always has; a group mention only when not silent.
+export function matchMention(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined {
+  if (src.charCodeAt(start) !== 0x40 /* @ */ || !mentionAllowedAfter(src, start)) return undefined;
+  const rest = src.slice(start, max);
   const user = /^@(_?)\*\*([^*\n]+)\*\*/.exec(rest);
-  const env = found(state);
   if (user) {
     const isSilent = user[1] === '_';
     const html = renderUserMention(env, user[2]!, isSilent);
-    if (html === undefined) return false;
-    if (!silent) pushHtml(state, html);
-    state.pos += user[0].length;
-    return true;
+    if (html === undefined) return undefined;
+    return { html, end: start + user[0].length };
   }
   const group = /^@(_?)\*([^*\n]+)\*/.exec(rest);
   if (group && env.ctx.groupByName) {
     const g = env.ctx.groupByName(group[2]!);
-    if (!g) return false;
+    if (!g) return undefined;
     const isSilent = group[1] === '_';
+    let html = '';
     if (!silent) {
       if (!isSilent) {
         for (const id of g.memberIds) env.mentionedUserIds.add(id);
         env.mentionedGroupIds.add(g.id);
       }
       const cls = isSilent ? 'user-group-mention silent' : 'user-group-mention';
-      pushHtml(state, `<span class="${cls}" data-user-group-id="${g.id}">${isSilent ? '' : '@'}${escapeText(g.name)}</span>`);
+      html = `<span class="${cls}" data-user-group-id="${g.id}">${isSilent ? '' : '@'}${escapeText(g.name)}</span>`;
     }
-    state.pos += group[0].length;
-    return true;
+    return { html, end: start + group[0].length };
   }
-  return false;
+  return undefined;
+}
+
+function mentionRule(state: StateInline, silent: boolean): boolean {
+  const m = matchMention(state.src, state.pos, state.posMax, found(state), silent);
+  if (!m) return false;
+  if (!silent) pushHtml(state, m.html);
+  state.pos = m.end;
+  return true;
 }
 
 function renderUserMention(env: Found, text: string, silentSyntax: boolean): string | undefined {
@@ -171,40 +189,44 @@ function renderUserMention(env: Found, text: string, silentSyntax: boolean): str
 }
 
 // #**channel**, #**channel>topic** and #**channel>topic@message_id**.
-function channelLinkRule(state: StateInline, silent: boolean): boolean {
-  const start = state.pos;
-  if (state.src.charCodeAt(start) !== 0x23 /* # */) return false;
-  const m = /^#\*\*([^*\n]+)\*\*/.exec(state.src.slice(start, state.posMax));
-  if (!m) return false;
-  const env = found(state);
+export function matchChannelLink(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined {
+  if (src.charCodeAt(start) !== 0x23 /* # */) return undefined;
+  const m = /^#\*\*([^*\n]+)\*\*/.exec(src.slice(start, max));
+  if (!m) return undefined;
   const body = m[1]!;
   const gt = body.indexOf('>');
   const channelName = gt >= 0 ? body.slice(0, gt) : body;
   const channel = env.ctx.channelByName(channelName);
-  if (!channel) return false;
-  if (!silent) {
-    env.mentionedChannelIds.add(channel.id);
-    // Zulip shows (and links) the channel name as written in the message.
-    const shown: LinkableChannel = { id: channel.id, name: channelName };
-    const base = `/#narrow/channel/${channelSlug(shown)}`;
-    const messageLink = gt >= 0 ? /^(.*?)@(\d+)$/.exec(body.slice(gt + 1)) : null;
-    if (messageLink) {
-      // #**channel>topic@id** (Zulip's StreamTopicMessageLinkPattern): a link to one message.
-      const topic = messageLink[1]!;
-      const href = `${base}/topic/${narrowHashEncode(topic)}/near/${messageLink[2]}`;
-      const shownTopic = topic === '' ? '<em>general chat</em>' : escapeText(topic);
-      pushHtml(state, `<a class="message-link" href="${escapeHtml(href)}">#${escapeText(channelName)} &gt; ${shownTopic} @ 💬</a>`);
-    } else if (gt >= 0) {
-      const topic = body.slice(gt + 1);
-      const latest = env.ctx.latestInTopic?.(channel.id, topic);
-      const href = `${base}/topic/${narrowHashEncode(topic)}${latest === undefined ? '' : `/with/${latest}`}`;
-      const label = topic === '' ? `#${escapeText(channelName)} &gt; <em>general chat</em>` : `#${escapeText(channelName)} &gt; ${escapeText(topic)}`;
-      pushHtml(state, `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeHtml(href)}">${label}</a>`);
-    } else {
-      pushHtml(state, `<a class="stream" data-stream-id="${channel.id}" href="${escapeHtml(base)}">#${escapeText(channelName)}</a>`);
-    }
+  if (!channel) return undefined;
+  const end = start + m[0].length;
+  if (silent) return { html: '', end };
+  env.mentionedChannelIds.add(channel.id);
+  // Zulip shows (and links) the channel name as written in the message.
+  const shown: LinkableChannel = { id: channel.id, name: channelName };
+  const base = `/#narrow/channel/${channelSlug(shown)}`;
+  const messageLink = gt >= 0 ? /^(.*?)@(\d+)$/.exec(body.slice(gt + 1)) : null;
+  if (messageLink) {
+    // #**channel>topic@id** (Zulip's StreamTopicMessageLinkPattern): a link to one message.
+    const topic = messageLink[1]!;
+    const href = `${base}/topic/${narrowHashEncode(topic)}/near/${messageLink[2]}`;
+    const shownTopic = topic === '' ? '<em>general chat</em>' : escapeText(topic);
+    return { html: `<a class="message-link" href="${escapeHtml(href)}">#${escapeText(channelName)} &gt; ${shownTopic} @ 💬</a>`, end };
   }
-  state.pos += m[0].length;
+  if (gt >= 0) {
+    const topic = body.slice(gt + 1);
+    const latest = env.ctx.latestInTopic?.(channel.id, topic);
+    const href = `${base}/topic/${narrowHashEncode(topic)}${latest === undefined ? '' : `/with/${latest}`}`;
+    const label = topic === '' ? `#${escapeText(channelName)} &gt; <em>general chat</em>` : `#${escapeText(channelName)} &gt; ${escapeText(topic)}`;
+    return { html: `<a class="stream-topic" data-stream-id="${channel.id}" href="${escapeHtml(href)}">${label}</a>`, end };
+  }
+  return { html: `<a class="stream" data-stream-id="${channel.id}" href="${escapeHtml(base)}">#${escapeText(channelName)}</a>`, end };
+}
+
+function channelLinkRule(state: StateInline, silent: boolean): boolean {
+  const m = matchChannelLink(state.src, state.pos, state.posMax, found(state), silent);
+  if (!m) return false;
+  if (!silent) pushHtml(state, m.html);
+  state.pos = m.end;
   return true;
 }
 
@@ -213,16 +235,21 @@ export function channelSlug(channel: LinkableChannel): string {
 }
 
 // :name: → Unicode emoji span, realm emoji image or the extra `zulip` emoji.
+export function matchEmoji(src: string, start: number, max: number, ctx: RenderContext): InlineMatch | undefined {
+  if (src.charCodeAt(start) !== 0x3a /* : */) return undefined;
+  if (start > 0 && /[\w]/.test(src[start - 1]!)) return undefined;
+  const m = /^:([\w+-]+):/.exec(src.slice(start, max));
+  if (!m) return undefined;
+  const html = renderEmoji(ctx, m[1]!);
+  if (html === undefined) return undefined;
+  return { html, end: start + m[0].length };
+}
+
 function emojiRule(state: StateInline, silent: boolean): boolean {
-  const start = state.pos;
-  if (state.src.charCodeAt(start) !== 0x3a /* : */) return false;
-  if (start > 0 && /[\w]/.test(state.src[start - 1]!)) return false;
-  const m = /^:([\w+-]+):/.exec(state.src.slice(start, state.posMax));
+  const m = matchEmoji(state.src, state.pos, state.posMax, found(state).ctx);
   if (!m) return false;
-  const html = renderEmoji(found(state).ctx, m[1]!);
-  if (html === undefined) return false;
-  if (!silent) pushHtml(state, html);
-  state.pos += m[0].length;
+  if (!silent) pushHtml(state, m.html);
+  state.pos = m.end;
   return true;
 }
 
@@ -313,6 +340,7 @@ function createRenderer(): MarkdownIt {
   // Zulip links bare domains with a known TLD ("zulip.com" → http://zulip.com), not bare emails.
   md.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
   quickLinkifyPretest(md);
+  scanHttpTails(md);
   // Zulip has no reference-style links, setext headings or inline images in message bodies.
   md.disable(['reference', 'lheading', 'image']);
   md.inline.ruler.after('text', 'zulip_mention', mentionRule);
@@ -411,6 +439,7 @@ function linkifierRule(state: StateCore): void {
 }
 
 const renderer = createRenderer();
+const direct = prepareDirect(renderer, { mention: matchMention, channelLink: matchChannelLink, emoji: matchEmoji });
 
 /**
  * One line of plain words renders to a single paragraph with nothing to find; skipping the
@@ -433,8 +462,15 @@ const NO_WILDCARDS: ReadonlySet<WildcardKind> = new Set();
 
 const IMAGE_EXTENSION = /\.(?:png|jpe?g|gif|webp|bmp)/i;
 
-/** The full markdown-it path (or, with `plain`, its known result for a PLAIN_LINE text). */
-export function renderFull(content: string, ctx: RenderContext, plain = false): RenderResult {
+function newFound(ctx: RenderContext): Found {
+  return { ctx, mentionedUserIds: new Set(), wildcards: new Set(), mentionedGroupIds: new Set(), mentionedChannelIds: new Set() };
+}
+
+/**
+ * The full path (or, with `plain`, its known result for a PLAIN_LINE text): the direct renderer
+ * (direct.ts) where it takes the message, else markdown-it; `useDirect` false is markdown-it alone.
+ */
+export function renderFull(content: string, ctx: RenderContext, plain = false, useDirect = true): RenderResult {
   if (plain) {
     return {
       html: `<p>${escapeText(content.replace(/ +$/, ''))}</p>`,
@@ -447,14 +483,13 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
       hasAttachment: false,
     };
   }
-  const env: Found = {
-    ctx,
-    mentionedUserIds: new Set(),
-    wildcards: new Set(),
-    mentionedGroupIds: new Set(),
-    mentionedChannelIds: new Set(),
-  };
-  const rendered = renderer.render(content, env as unknown as Record<string, unknown>);
+  let env = newFound(ctx);
+  let rendered = useDirect ? renderDirect(direct, content, env) : null;
+  if (rendered === null) {
+    // A declined direct render may have recorded part of what it found.
+    if (useDirect) env = newFound(ctx);
+    rendered = renderer.render(content, env as unknown as Record<string, unknown>);
+  }
   const html = rendered.endsWith('\n') ? rendered.slice(0, -1) : rendered;
   // Each test below needs an `<a ` (or, case-blind, `<A `) or an `<img `, and the link tests an
   // image extension or the uploads path: most messages have none, and a substring search is far
@@ -471,6 +506,11 @@ export function renderFull(content: string, ctx: RenderContext, plain = false): 
     hasImage: (html.includes('<img ') && /<img (?![^>]*class="emoji")/.test(html)) || (anchor && IMAGE_EXTENSION.test(html) && /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html)),
     hasAttachment: anchor && html.includes('href="/user_uploads/') && /<a [^>]*href="\/user_uploads\//.test(html),
   };
+}
+
+/** The direct renderer alone (its HTML, trailing newline kept), or null where it declines: for tests. */
+export function renderDirectOnly(content: string, ctx: RenderContext): string | null {
+  return renderDirect(direct, content, newFound(ctx));
 }
 
 /** Zulip's status ("/me") message test: one line starting with "/me ". */

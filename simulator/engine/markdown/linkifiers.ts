@@ -367,9 +367,23 @@ export interface Ready {
   caches: LinkifierCaches;
 }
 
+// Each linkifier's literal, kept with the pattern it was read from (a linkifier object may be
+// edited in place): requiredLiteral tests a regex per character of the pattern, and ran for every
+// linkifier on every render.
+const literals = new WeakMap<Linkifier, { pattern: string; literal: string }>();
+
+function literalOf(linkifier: Linkifier): string {
+  let known = literals.get(linkifier);
+  if (!known || known.pattern !== linkifier.pattern) {
+    known = { pattern: linkifier.pattern, literal: requiredLiteral(linkifier.pattern) };
+    literals.set(linkifier, known);
+  }
+  return known.literal;
+}
+
 /** The linkifiers ready to run, in definition order: once per message, not per text run. */
 export function compileAll(linkifiers: readonly Linkifier[], caches: LinkifierCaches): Ready[] {
-  return linkifiers.map((linkifier) => ({ literal: requiredLiteral(linkifier.pattern), linkifier, caches }));
+  return linkifiers.map((linkifier) => ({ literal: literalOf(linkifier), linkifier, caches }));
 }
 
 /** linkifyText() with the message's linkifiers. */

@@ -1,0 +1,380 @@
+// A direct renderer for the messages bots and people send most: one or more plain paragraphs of
+// text, **strong**, *em*, _em_, ~~del~~, `code`, [text](http…) links, bare URLs and domains,
+// mentions, channel and topic links, :emoji: and linkifier matches. It reads the source once and
+// builds the token stream markdown-it's block and inline parsers would have built for it
+// (markdown-it/lib/rules_block/paragraph.mjs, rules_inline/*.mjs and the ruler2 pass), then runs
+// markdown-it's own core rules after parsing (linkify, text_join, the realm's linkifiers) and its
+// renderer, so the render rules and what follows them are the same code on both paths.
+//
+// Anything it is not sure of makes it decline (null), and the caller renders with markdown-it:
+// block syntax, indentation, odd blank lines, escapes, entities, autolinks, emphasis that nests,
+// touches punctuation or is left open, links with titles or unusual destinations, and so on. A
+// property test holds its HTML to markdown-it's for generated messages.
+import type { MarkdownIt, StateCore, Token } from 'markdown-it';
+import type { Found, InlineMatch, RenderContext } from './index.ts';
+
+/** The Zulip inline rules, as index.ts runs them (passed in: index.ts imports this module). */
+export interface DirectRules {
+  mention(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined;
+  channelLink(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined;
+  emoji(src: string, start: number, max: number, ctx: RenderContext): InlineMatch | undefined;
+}
+
+type CoreRule = (state: StateCore) => void;
+
+interface Prepared {
+  md: MarkdownIt;
+  /** The enabled core rules after `inline` (linkify, replacements, smartquotes, text_join, …). */
+  after: CoreRule[];
+  rules: DirectRules;
+}
+
+/** The core rules that run after parsing, read once from the ruler (in its order, enabled only). */
+export function prepareDirect(md: MarkdownIt, rules: DirectRules): Prepared {
+  const ruler = md.core.ruler as unknown as { __rules__: { name: string; enabled: boolean; fn: CoreRule }[] };
+  const enabled = ruler.__rules__.filter((r) => r.enabled);
+  const inline = enabled.findIndex((r) => r.name === 'inline');
+  if (inline < 0) throw new Error('markdown-it has no inline core rule');
+  return { md, after: enabled.slice(inline + 1).map((r) => r.fn), rules };
+}
+
+// Characters that start a block in markdown-it at a line's start (rules_block/*.mjs), or that the
+// direct path leaves to it: blockquote, heading, fence, bullet and ordered list markers, a
+// thematic break (only `*`, `_`, `-` and spaces), `=` or `-` lines (setext underlines, disabled
+// in Zulip's renderer but left alone).
+const BLOCK_START = /^(?:>|#{1,6}(?: |$)|```|~~~|[*+-](?: |$)|\d+[.)]|[*_ -]+$|=+$)/;
+// Whitespace the direct path does not handle anywhere: tabs (indentation), carriage returns and
+// NUL (markdown-it's normalize rule changes them), the other line separators.
+const ODD_SPACE = /[\t\r\v\f\0\u2028\u2029]/;
+// Any JavaScript whitespace at a line's edge: markdown-it trims a paragraph (String#trim) and
+// measures indentation, and two trailing spaces make a hard break.
+const EDGE_SPACE = /^\s|\s$/;
+
+/** markdown-it's isTerminatorChar (rules_inline/text.mjs): where its text rule stops. */
+function isTerminator(c: number): boolean {
+  switch (c) {
+    case 0x0a: case 0x21: case 0x23: case 0x24: case 0x25: case 0x26: case 0x2a: case 0x2b:
+    case 0x2d: case 0x3a: case 0x3c: case 0x3d: case 0x3e: case 0x40: case 0x5b: case 0x5c:
+    case 0x5d: case 0x5e: case 0x5f: case 0x60: case 0x7b: case 0x7d: case 0x7e:
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+function isAsciiAlpha(c: number): boolean {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+}
+
+/** rules_inline/linkify.mjs isSchemeChar. */
+function isSchemeChar(c: number): boolean {
+  return isAsciiAlnum(c) || c === 0x2b || c === 0x2d || c === 0x2e;
+}
+
+/**
+ * Text that may sit inside a simple emphasis pair or a link label: characters no inline rule acts
+ * on there (not `*_~`, code, links, mentions, `:`, escapes, entities, `<`, a line break, `|`).
+ * Anything else inside makes the direct path decline.
+ */
+function isPlainInner(c: number): boolean {
+  // Past ASCII no inline rule acts; such a character never touches a delimiter (those need ASCII neighbours).
+  if (c >= 0x80) return true;
+  if (isAsciiAlnum(c) || c === 0x20) return true;
+  switch (c) {
+    case 0x21: case 0x22: case 0x24: case 0x25: case 0x27: case 0x28: case 0x29: case 0x2b:
+    case 0x2c: case 0x2d: case 0x2e: case 0x2f: case 0x3d: case 0x3f: case 0x5e: case 0x7b:
+    case 0x7d:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** What may follow a closing delimiter: the end, a space, a line break or this punctuation. */
+function isCloserNext(c: number): boolean {
+  return Number.isNaN(c) || c === 0x20 || c === 0x0a || c === 0x2e || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x21 || c === 0x3f || c === 0x29;
+}
+
+const ENTITY_START = /^&(?:#|[a-z][a-z0-9]{1,31};)/i;
+const HTTP_LINK = /^https?:\/\//i;
+
+class Builder {
+  readonly children: Token[] = [];
+  /** Where the pending text (markdown-it's state.pending) starts in the source. */
+  pendingStart = 0;
+  constructor(
+    private readonly TokenClass: typeof Token,
+    readonly src: string,
+  ) {}
+
+  token(type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
+    const t = new this.TokenClass(type, tag, nesting);
+    t.level = level;
+    this.children.push(t);
+    return t;
+  }
+
+  text(content: string, level: number): void {
+    this.token('text', '', 0, level).content = content;
+  }
+
+  /** Pushes the pending text up to `end` (markdown-it's pushPending). */
+  flush(end: number): void {
+    if (end > this.pendingStart) this.text(this.src.slice(this.pendingStart, end), 0);
+  }
+}
+
+/**
+ * The inline children markdown-it would give one paragraph's text (after its ruler2 pass), or
+ * null to decline. `env` collects mentions as markdown-it's rules do.
+ */
+function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: Found): Token[] | null {
+  const { md, rules } = p;
+  const max = src.length;
+  const b = new Builder(TokenClass, src);
+  let pos = 0;
+  while (pos < max) {
+    const c = src.charCodeAt(pos);
+    if (!isTerminator(c)) {
+      pos++;
+      while (pos < max && !isTerminator(src.charCodeAt(pos))) pos++;
+      continue;
+    }
+    switch (c) {
+      case 0x0a /* \n */: {
+        b.flush(pos);
+        b.token('softbreak', 'br', 0, 0);
+        pos++;
+        b.pendingStart = pos;
+        continue;
+      }
+      case 0x40 /* @ */:
+      case 0x23 /* # */: {
+        const m = c === 0x40 ? rules.mention(src, pos, max, env, false) : rules.channelLink(src, pos, max, env, false);
+        if (m) {
+          b.flush(pos);
+          b.token('html_inline', '', 0, 0).content = m.html;
+          pos = m.end;
+          b.pendingStart = pos;
+        } else pos++;
+        continue;
+      }
+      case 0x3a /* : */: {
+        const m = rules.emoji(src, pos, max, env.ctx);
+        if (m) {
+          b.flush(pos);
+          b.token('html_inline', '', 0, 0).content = m.html;
+          pos = m.end;
+          b.pendingStart = pos;
+          continue;
+        }
+        const end = linkifyAt(md, b, pos);
+        pos = end ?? pos + 1;
+        continue;
+      }
+      case 0x60 /* ` */: {
+        // One backtick to the next single one on the same line; longer runs are left to markdown-it.
+        if (src.charCodeAt(pos + 1) === 0x60) return null;
+        const close = src.indexOf('`', pos + 1);
+        if (close < 0 || src.charCodeAt(close + 1) === 0x60) return null;
+        const inner = src.slice(pos + 1, close);
+        if (inner.includes('\n')) return null;
+        b.flush(pos);
+        const t = b.token('code_inline', 'code', 0, 0);
+        t.markup = '`';
+        t.content = inner.replace(/^ (.+) $/, '$1');
+        pos = close + 1;
+        b.pendingStart = pos;
+        continue;
+      }
+      case 0x2a /* * */:
+      case 0x5f /* _ */:
+      case 0x7e /* ~ */: {
+        const end = emphasisAt(b, pos, c);
+        if (end === null) return null;
+        pos = end;
+        continue;
+      }
+      case 0x5b /* [ */: {
+        const end = linkAt(md, b, pos);
+        if (end === null) return null;
+        pos = end;
+        continue;
+      }
+      case 0x26 /* & */:
+        if (ENTITY_START.test(src.slice(pos, pos + 34))) return null;
+        pos++;
+        continue;
+      case 0x5c /* \ */:
+      case 0x3c /* < */:
+        return null;
+      default:
+        // ! $ % + - = > ^ { } ]: no rule Zulip's renderer runs acts on them here (image is off).
+        pos++;
+        continue;
+    }
+  }
+  b.flush(max);
+  return b.children;
+}
+
+/**
+ * markdown-it's inline linkify rule at a `:` (rules_inline/linkify.mjs): a scheme in the pending
+ * text right before `://`, then linkify-it's match at that start. The same calls, in the same
+ * order; the position after the link, or undefined when the rule would not fire.
+ */
+function linkifyAt(md: MarkdownIt, b: Builder, pos: number): number | undefined {
+  const src = b.src;
+  if (pos + 3 > src.length || src.charCodeAt(pos + 1) !== 0x2f || src.charCodeAt(pos + 2) !== 0x2f) return undefined;
+  const pending = pos - b.pendingStart;
+  const protoMin = pos - Math.min(10, pending, pos);
+  let protoStart = pos;
+  while (protoStart > protoMin && isSchemeChar(src.charCodeAt(protoStart - 1))) protoStart--;
+  if (protoStart === pos || !isAsciiAlpha(src.charCodeAt(protoStart))) return undefined;
+  const protoLength = pos - protoStart;
+  const link = md.linkify.matchAtStart(src.slice(protoStart));
+  if (!link) return undefined;
+  let url = link.url;
+  if (url.length <= protoLength) return undefined;
+  let urlEnd = url.length;
+  while (urlEnd > 0 && url.charCodeAt(urlEnd - 1) === 0x2a) urlEnd--;
+  if (urlEnd !== url.length) url = url.slice(0, urlEnd);
+  const fullUrl = md.normalizeLink(url);
+  if (!md.validateLink(fullUrl)) return undefined;
+  b.flush(protoStart);
+  const open = b.token('link_open', 'a', 1, 0);
+  open.attrs = [['href', fullUrl]];
+  open.markup = 'linkify';
+  open.info = 'auto';
+  b.text(md.normalizeLinkText(url), 1);
+  const close = b.token('link_close', 'a', -1, 0);
+  close.markup = 'linkify';
+  close.info = 'auto';
+  const end = pos + url.length - protoLength;
+  b.pendingStart = end;
+  return end;
+}
+
+/**
+ * A delimiter run at `pos`. Inert runs stay text: a single `~` (strikethrough needs two) and a
+ * single `_` between ASCII letters or digits (it can neither open nor close). Otherwise only a
+ * simple pair is taken: `**x**`, `*x*`, `__x__`, `_x_` or `~~x~~`, opened after the start, a space
+ * or a line break and before a letter or digit, plain text inside, closed by the same run after
+ * a letter or digit and before the end, a space, a line break or `.,;:!?)`. Such an opener only
+ * opens and such a closer only closes (CommonMark's flanking rules), and with no other active
+ * delimiter in the paragraph markdown-it's balance_pairs pairs exactly these. Anything else: null.
+ */
+function emphasisAt(b: Builder, pos: number, marker: number): number | null {
+  const src = b.src;
+  let n = 1;
+  while (src.charCodeAt(pos + n) === marker) n++;
+  const prev = pos === 0 ? 0x20 : src.charCodeAt(pos - 1);
+  const next = src.charCodeAt(pos + n);
+  if (marker === 0x7e && n === 1) return pos + 1;
+  if (marker === 0x5f && n === 1 && isAsciiAlnum(prev) && isAsciiAlnum(next)) return pos + 1;
+  if (n > 2 || (marker === 0x7e && n !== 2)) return null;
+  if (!(prev === 0x20 || prev === 0x0a) || !isAsciiAlnum(next)) return null;
+  let j = pos + n;
+  while (j < src.length && isPlainInner(src.charCodeAt(j))) j++;
+  if (src.charCodeAt(j) !== marker || !isAsciiAlnum(src.charCodeAt(j - 1))) return null;
+  let m = 1;
+  while (src.charCodeAt(j + m) === marker) m++;
+  if (m !== n || !isCloserNext(src.charCodeAt(j + n))) return null;
+  b.flush(pos);
+  const markup = src.slice(pos, pos + n);
+  const [open, close, tag] = marker === 0x7e ? ['s_open', 's_close', 's'] : n === 2 ? ['strong_open', 'strong_close', 'strong'] : ['em_open', 'em_close', 'em'];
+  b.token(open, tag, 1, 0).markup = markup;
+  b.text(src.slice(pos + n, j), 1);
+  b.token(close, tag, -1, 0).markup = markup;
+  const end = j + n;
+  b.pendingStart = end;
+  return end;
+}
+
+/**
+ * `[label](http…)` with a plain label and a destination of no spaces, parentheses or escapes
+ * (markdown-it's link rule and helpers, rules_inline/link.mjs); a `[plain label]` with no `(`
+ * after it is text (Zulip's renderer has no reference links). Anything else: null.
+ */
+function linkAt(md: MarkdownIt, b: Builder, pos: number): number | null {
+  const src = b.src;
+  let j = pos + 1;
+  while (j < src.length && isPlainInner(src.charCodeAt(j))) j++;
+  if (src.charCodeAt(j) !== 0x5d /* ] */ || j === pos + 1) return null;
+  if (src.charCodeAt(j + 1) !== 0x28 /* ( */) return pos + 1;
+  const start = j + 2;
+  let k = start;
+  for (; k < src.length; k++) {
+    const c = src.charCodeAt(k);
+    if (c <= 0x20 || c === 0x7f || c === 0x28 || c === 0x29 || c === 0x5c || c === 0x3c) break;
+  }
+  if (src.charCodeAt(k) !== 0x29 /* ) */) return null;
+  const destination = src.slice(start, k);
+  if (!HTTP_LINK.test(destination)) return null;
+  const href = md.normalizeLink(md.utils.unescapeAll(destination));
+  if (!md.validateLink(href)) return null;
+  b.flush(pos);
+  b.token('link_open', 'a', 1, 0).attrs = [['href', href]];
+  b.text(src.slice(pos + 1, j), 1);
+  b.token('link_close', 'a', -1, 0);
+  const end = k + 1;
+  b.pendingStart = end;
+  return end;
+}
+
+/**
+ * The HTML markdown-it renders for `content`, or null when the direct path declines. `env` is
+ * filled as markdown-it's rules fill it; on a decline it may hold part of what was found, so the
+ * caller starts the markdown-it path with a fresh one.
+ */
+export function renderDirect(p: Prepared, content: string, env: Found): string | null {
+  if (content === '' || ODD_SPACE.test(content)) return null;
+  const md = p.md;
+  const state = new md.core.State(content, md, env as unknown as Record<string, unknown>);
+  const TokenClass = state.Token;
+  const tokens: Token[] = [];
+  let line = 0;
+  let from = 0;
+  while (from <= content.length) {
+    let to = content.indexOf('\n\n', from);
+    if (to < 0) to = content.length;
+    const paragraph = content.slice(from, to);
+    if (paragraph === '') return null;
+    const multiline = paragraph.includes('\n');
+    // A table needs two lines, one of them with a `|`.
+    if (multiline && paragraph.includes('|')) return null;
+    let lines = 1;
+    for (let s = 0; ; ) {
+      const e = multiline ? paragraph.indexOf('\n', s) : -1;
+      const text = e < 0 ? paragraph.slice(s) : paragraph.slice(s, e);
+      if (text === '' || EDGE_SPACE.test(text) || BLOCK_START.test(text)) return null;
+      if (e < 0) break;
+      lines++;
+      s = e + 1;
+    }
+    const children = inlineTokens(p, TokenClass, paragraph, env);
+    if (children === null) return null;
+    const map: [number, number] = [line, line + lines];
+    const open = new TokenClass('paragraph_open', 'p', 1);
+    open.block = true;
+    open.map = map;
+    const inline = new TokenClass('inline', '', 0);
+    inline.block = true;
+    inline.level = 1;
+    inline.map = map;
+    inline.content = paragraph;
+    inline.children = children;
+    const close = new TokenClass('paragraph_close', 'p', -1);
+    close.block = true;
+    tokens.push(open, inline, close);
+    line += lines + 1;
+    from = to + 2;
+  }
+  state.tokens = tokens;
+  for (const rule of p.after) rule(state);
+  return md.renderer.render(state.tokens, md.options, env as unknown as Record<string, unknown>);
+}

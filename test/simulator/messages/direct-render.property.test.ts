@@ -1,0 +1,74 @@
+// The direct renderer (simulator/engine/markdown/direct.ts) builds markdown-it's token stream for
+// plain paragraphs without running markdown-it's parsers. Wherever it takes a message, the result
+// (HTML and everything the render found: mentions, wildcards, groups, channels, flags) must be
+// exactly markdown-it's; where it is unsure it declines, which is always safe.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { getUserByEmail } from '../../../simulator/engine/core.ts';
+import { renderDirectOnly, renderFull } from '../../../simulator/engine/markdown/index.ts';
+import { messageRenderContext } from '../../../simulator/engine/messages/context.ts';
+import { createSimulator } from '../../../simulator/index.ts';
+import { SEND_MIX } from '../../../scripts/bench/sim/constructs.ts';
+
+const simulator = createSimulator();
+// The dev realm: its users, groups, channels, emoji and linkifiers (#D123, org/repo#123, …).
+const ctx = messageRenderContext(simulator.engine, getUserByEmail(simulator.engine, 'iago@zulip.com'));
+
+const NUM_RUNS = Number(process.env.DIRECT_RENDER_RUNS ?? 1500);
+
+const construct = fc.constantFrom(
+  'hello', 'world', 'Build', '12', 'x', 'a1', ' ', ' ', ' ', '\n', '\n\n', '.', ',', '!', '?', ';', ':', ')', '(', '"', "'", '-', '+', '=', '%', '$', '^', '{', '}', '|', '/',
+  '**', '*', '_', '__', '~', '~~', '~~~', '***', '`', '``', '```', '[', ']', '](', '](https://', '![', '\\', '\\*', '&', '&amp;', '&#35;', '&copy;', '<', '>', '<https://a.com>', '#', '# ', '>', '- ', '* ', '1. ', '2) ', '---', '===', '    ', '\t',
+  '**passed**', '_main_', '*em*', '~~12~~', '__init__', 'foo_bar', 'snake_case_name', '`npm test`', '` x `', '`a`b`',
+  '[issue 12](https://github.com/zulip/zulip/issues/12?tab=timeline#event-5)', '[x](http://a.com/(b))', '[x](https://a.com "t")', '[x](javascript:alert(1))', '[x](/relative)', '[WIP]', '[a](https://a.com/x?y=1&amp;z)',
+  'https://ci.example.com/builds/5678/log?attempt=2&job=test-unit', 'http://localhost:8080/p?q=1', 'https://x.org/a_b_c.', 'https://a.com/**b**', 'HTTPS://A.COM', 'ftp://f.org/x', 'mailto:a@b.com', 'https://é.com/ü',
+  'staging.example.com', 'zulip.com', 'www.zulip.org', 'a@b.com', 'xn--e1afmkfd.xn--p1ai', '127.0.0.1',
+  '@**King Hamlet**', '@_**King Hamlet**', '@**King Hamlet|10**', '@**Nobody**', '@**all**', '@**topic**', '@*hamletcharacters*', '@_*hamletcharacters*', '@*nogroup*', 'a@**King Hamlet**',
+  '#**Denmark**', '#**Denmark>bench**', '#**Denmark>**', '#**Nowhere**', '#D1234', 'zulip-mobile#5678', 'zulip/zulip#99', '#1',
+  ':tada:', ':+1:', ':nope:', ':zulip:', 'x:tada:', '🎉', '👍🏽', 'é', '\u00a0', '\u3000', '\u2028', '\uff5c', '\r\n', '\0',
+);
+const message = fc.array(construct, { minLength: 1, maxLength: 14 }).map((parts) => parts.join(''));
+// Mostly words and the constructs the direct path takes, spaced as people write them, so that most
+// messages reach its inline rules rather than an early decline.
+const friendly = fc
+  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom('ok', 'Build', 'passed', 'on', '9') }, { weight: 2, arbitrary: construct }), { minLength: 1, maxLength: 12 })
+  .chain((parts) => fc.array(fc.constantFrom(' ', ' ', ' ', '', '\n', '\n\n'), { minLength: parts.length, maxLength: parts.length }).map((gaps) => parts.map((p, i) => (i === 0 ? p : gaps[i]! + p)).join('')))
+  .map((m) => m.trim())
+  .filter((m) => m !== '');
+// Contents as the send path gives them: trimmed (zerver's message content is stripped).
+const trimmed = message.map((m) => m.trim()).filter((m) => m !== '');
+
+function same(content: string): boolean {
+  const viaDirect = renderFull(content, ctx, false, true);
+  const viaMarkdownIt = renderFull(content, ctx, false, false);
+  expect(viaDirect).toEqual(viaMarkdownIt);
+  return renderDirectOnly(content, ctx) !== null;
+}
+
+describe('direct renderer', () => {
+  test('takes the common constructs of the benchmark mix and declines the block ones', () => {
+    const taken = SEND_MIX.filter((c) => same(c.content)).map((c) => c.name);
+    expect(taken).toEqual(['plain line', 'emphasis', 'Markdown link', 'bare URL, query', 'bare domain', 'inline code', 'user mention', 'group mention', 'channel link', 'emoji', 'realm linkifier']);
+  });
+
+  test('declines what it is not sure of', () => {
+    for (const c of ['a\\*b', '**a *b* c**', '*a**', '<https://a.com>', '[x](https://a.com "t")', '&amp;', 'a\n\n\nb', ' a', 'a  \nb', '# h', '1. x', '- x', '> q', '```\nx\n```', 'a\n---', '**a**b', 'x**a**']) {
+      same(c);
+      expect(renderDirectOnly(c, ctx), c).toBeNull();
+    }
+  });
+
+  test('renders exactly what markdown-it renders, wherever it does not decline', () => {
+    let taken = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.oneof(friendly, trimmed, message), (content) => {
+        runs++;
+        if (same(content)) taken++;
+      }),
+      { numRuns: NUM_RUNS },
+    );
+    // A generator that only ever made declined messages would test nothing.
+    expect(taken).toBeGreaterThan(runs / 20);
+  }, 30_000 + NUM_RUNS);
+});
