@@ -121,10 +121,11 @@ describe('a failure', () => {
 
   it('is shrunk to the one request that breaks it, with the exception, and replays from its seed and path', async () => {
     const result = await runCampaign(trapped, { runs: 3000, seed: 5, chunk: 3000 });
+    // The path may come in with its first letter percent-encoded (a mutation the fuzzer makes), which routes the same.
     expect(result.found).toHaveLength(1);
     const [found] = result.found;
     expect(found!.signature).toBe('POST /fuzz_trap: answered N');
-    expect(found!.report).toMatch(/^ {2}1\. POST \/api\/v1\/fuzz_trap {2}as (owner|admin) {2}\[\w+\] {2}trap="\d+"  \(from POST \/fuzz_trap\)$/m);
+    expect(found!.report).toMatch(/^ {2}1\. POST \/(api|%61pi)\/v1\/fuzz_trap {2}as (owner|admin) {2}\[\w+\] {2}trap="\d+"  \(from POST \/fuzz_trap\)$/m);
     expect(found!.report).not.toMatch(/^ {2}2\./m);
     expect(found!.report).toContain('TypeError: the trap went off');
     const replay = await runCampaign(trapped, { runs: 1, seed: found!.replay.seed, path: found!.replay.path });
