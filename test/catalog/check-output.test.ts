@@ -64,7 +64,7 @@ describe('checkOutputs on search.json', () => {
       const docs = Object.values(firstPostings(v))[0] as Record<string, number>;
       docs[Object.keys(docs)[0] as string] = 1.5;
     }, /^index\.index\[0\]\[1\]\[\d+\]\[\d+\]$/],
-    ['a field that is not an object', (v: Record<string, any>) => void (firstPostings(v)['0'] = [1]), 'index.index[0][1][0]'],
+    ['a field that is not an object', (v: Record<string, any>) => void ((firstPostings(v) as Record<string, unknown>)['0'] = [1]), 'index.index[0][1][0]'],
     ['an entry of three items', (v: Record<string, any>) => void v.index.index[0].push({}), 'index.index[0]'],
     ['a term list that is not a list', (v: Record<string, any>) => void (v.index.index = {}), 'index.index'],
     ['a bad count of documents', (v: Record<string, any>) => void (v.document_count = -1), 'document_count'],
