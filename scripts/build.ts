@@ -53,7 +53,8 @@ const options = {
   report: (text: string) => console.error(text),
 };
 
-async function serve(): Promise<void> {
+/** Start serving dist/; resolves to the server's stop. */
+async function serve(): Promise<(graceMs: number) => Promise<unknown>> {
   let server;
   try {
     server = await startCatalogServer({ dir: options.outDir, port, host: values.host });
@@ -66,8 +67,7 @@ async function serve(): Promise<void> {
   console.log(`Serving ${server.url}/api/v1/index.json`);
   const site = siteUrlLine(options.outDir, 'set --site-url or SITE_URL to change it');
   if (site) console.log(site);
-  // A stop while watching ends the watcher with the process.
-  stopOnSignals(() => server.close(SHUTDOWN_GRACE_MS));
+  return (graceMs) => server.close(graceMs);
 }
 
 if (values.watch) {
@@ -78,8 +78,18 @@ if (values.watch) {
   };
   process.on('uncaughtException', unexpected);
   process.on('unhandledRejection', unexpected);
-  await watchCatalog(options, { report: (line) => console.error(line) });
-  if (values.serve) await serve();
+  // Killed mid-pass, the process would leave dist/ half-updated and the pass's temporary files
+  // behind: a stop (even during the first pass) lets the save and pass under way finish first,
+  // then stops the server; a repeated signal is ignored (shutdown.ts).
+  const watching = watchCatalog(options, { report: (line) => console.error(line) });
+  let closeServer: ((graceMs: number) => Promise<unknown>) | undefined;
+  stopOnSignals(async () => {
+    console.log('Stopping: finishing the pass under way…');
+    await (await watching).stop();
+    await closeServer?.(SHUTDOWN_GRACE_MS);
+  });
+  await watching;
+  if (values.serve) closeServer = await serve();
   console.log(`Watching ${path.relative(process.cwd(), options.contentDir) || '.'} for changes (Ctrl-C to stop)`);
 } else {
   const result = await buildCatalog(options);
@@ -87,6 +97,7 @@ if (values.watch) {
     console.error(`${path.relative(process.cwd(), options.outDir) || options.outDir} left untouched.`);
     process.exitCode = 1;
   } else if (values.serve) {
-    await serve();
+    const close = await serve();
+    stopOnSignals(() => close(SHUTDOWN_GRACE_MS));
   }
 }

@@ -40,6 +40,15 @@ export function checkOutputs(outputs: Outputs, passed = new WeakMap<object, Set<
 
   for (const [file, out] of outputs) {
     if (out.kind !== 'json' || out.schema === null) continue;
+    if (out.schema === SEARCH_SCHEMA) {
+      const value = out.value;
+      if (value !== null && typeof value === 'object' && passed.get(value)?.has(SEARCH_SCHEMA)) continue;
+      if (searchIndexPasses(value, registry.validator(SEARCH_SCHEMA))) {
+        passed.set(value as object, (passed.get(value as object) ?? new Set()).add(SEARCH_SCHEMA));
+        continue;
+      }
+      // Something is wrong: the whole schema names every problem, exactly as it always has.
+    }
     const envelope = out.compose ? envelopeFor(out.schema) : null;
     if (!envelope) {
       checkWhole(file, out.schema, out.value, '');
@@ -73,6 +82,43 @@ export async function checkOutputsInSlices(outputs: Outputs, passed = new WeakMa
   }
   return issues;
 }
+
+const SEARCH_SCHEMA = 'search';
+
+/**
+ * search.json against its schema without walking its term list through the validator: that list
+ * is most of the file (every term of the catalog, with a count per field and document) and
+ * checking it through the compiled schema was 0.6 s of a 10,000-document build. The file is
+ * checked by the schema with an empty term list in its place, and the term list here, against
+ * exactly what schemas/catalog/search.schema.json asks of it (`index.index`: pairs of a
+ * non-empty term and field id → document id → integer count ≥ 1, tested as Ajv tests them).
+ * True only when both pass; on false the caller checks the whole file with the schema, so the
+ * problems are reported as before, at their place.
+ */
+export function searchIndexPasses(value: unknown, validate: (v: unknown) => boolean): boolean {
+  if (!isRecord(value) || !isRecord(value.index) || !Array.isArray(value.index.index)) return false;
+  if (!termsWellFormed(value.index.index)) return false;
+  return validate({ ...value, index: { ...value.index, index: [] } });
+}
+
+function termsWellFormed(terms: readonly unknown[]): boolean {
+  for (const entry of terms) {
+    if (!Array.isArray(entry) || entry.length !== 2) return false;
+    const [term, fields] = entry as [unknown, unknown];
+    if (typeof term !== 'string' || term.length < 1 || !isRecord(fields)) return false;
+    // Values only: the keys are unconstrained, and making a string of each document number
+    // (as for…in does) was most of this loop's time.
+    for (const docs of Object.values(fields)) {
+      if (!isRecord(docs)) return false;
+      for (const count of Object.values(docs)) {
+        if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return false;
+      }
+    }
+  }
+  return true;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const envelopes = new Map<string, Envelope | null>();
 

@@ -47,7 +47,8 @@ function own(doc: CollectionDoc): OwnFields {
   });
 }
 
-function pageFaqs(doc: CollectionDoc): PageFaq[] {
+/** A page's FAQs with their ids, as every output gives them (derived once per document). */
+export function pageFaqs(doc: CollectionDoc): PageFaq[] {
   return own(doc).faqs;
 }
 

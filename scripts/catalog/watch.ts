@@ -52,6 +52,12 @@ interface Passes {
 export interface CatalogWatcher {
   /** Resolves when no change waits to be read and no save or pass is running. */
   idle(): Promise<void>;
+  /**
+   * Stop as a user's Ctrl-C or a service manager's SIGTERM asks: no new change is taken, a change
+   * already seen is still read, and the save and pass under way finish, so dist/ is left as a full
+   * build of the content would leave it, with no temporary file behind. Then close().
+   */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -135,13 +141,23 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
   // An EventEmitter's 'error' with no listener is thrown: it would take the process down.
   watcher.on('error', (error) => opts.report(`Watcher error (still watching): ${(error as Error).message ?? String(error)}`));
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return {
+  const self: CatalogWatcher = {
     async idle() {
       for (;;) {
         await saves;
         if (!busy()) return;
         await new Promise((resolve) => setTimeout(resolve, debounce));
       }
+    },
+    async stop() {
+      await watcher.close();
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+        save();
+      }
+      await self.idle();
+      await self.close();
     },
     async close() {
       closed = true;
@@ -150,6 +166,7 @@ export async function watchCatalog(build: BuildOptions, opts: WatchOptions): Pro
       await passes.close();
     },
   };
+  return self;
 }
 
 function inProcessPasses(builder: IncrementalBuild): Passes {

@@ -9,6 +9,7 @@ import { afterAll, expect, it } from 'vitest';
 import type { BuildResult } from '../../scripts/catalog/pipeline.ts';
 import { watchCatalog } from '../../scripts/catalog/watch.ts';
 import { ROOT, cleanupTemp, copyContent, tempDir } from './helpers.ts';
+import { expectSameAsFullBuild } from './watch-helpers.ts';
 
 afterAll(cleanupTemp);
 
@@ -84,3 +85,31 @@ it('build --watch never dies silently: an unexpected error is printed and the ne
     child.kill('SIGTERM');
   }
 });
+
+// A stop (Ctrl-C, a service manager's SIGTERM) that lands during the save and pass after an
+// edit: the process finishes them and exits 0, leaving dist/ a full build's, no temporary file.
+it.each([['SIGTERM', 5], ['SIGINT', 40]] as const)('a %s %i ms after an edit finishes the pass, then exits cleanly', async (signal, delayMs) => {
+  const content = await copyContent();
+  const dist = path.join(await tempDir(), 'dist');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/build.ts'), '--watch', '--content', content, '--out', dist], { cwd: ROOT });
+  let stdout = '';
+  child.stdout.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => void (stdout += c.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    for (let waited = 0; !stdout.includes('Watching'); waited += 50) {
+      if (child.exitCode !== null || waited > 20_000) throw new Error(`no first build:\n${stdout}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const file = path.join(content, 'services/meta-ads.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('title: "Meta Ads"', 'title: "Meta Ads 2"'));
+    await new Promise((r) => setTimeout(r, delayMs));
+    child.kill(signal);
+    expect(await exited, stdout).toBe(0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  expect(stdout).toContain('Stopping: finishing the pass under way');
+  await expectSameAsFullBuild(content, dist);
+  expect(await readFile(path.join(dist, 'api/v1/services/meta-ads.json'), 'utf8')).toContain('"title":"Meta Ads 2"');
+}, 60_000);

@@ -7,14 +7,21 @@
  */
 import { detailFile } from '../collections.ts';
 import { addressesOf, type Catalog } from '../model.ts';
-import { faqId, indexableDocs } from '../resources.ts';
+import { indexableDocs, pageFaqs } from '../resources.ts';
 import { apiUrl } from '../site.ts';
 import type { CollectionDoc } from '../validate.ts';
 import type { SearchDocument } from './engine.ts';
 
 const titled = (items: readonly { title: string; description: string }[]): string[] => items.flatMap((i) => [i.title, i.description]);
-/** Link targets are addresses, not words of the page. */
-const prose = (markdown: string): string => markdown.replace(/\]\([^)]*\)/g, ']').replace(/<[^>]+>/g, ' ');
+/**
+ * Link targets are addresses, not words of the page; nor are HTML tags. Each replace is a pass
+ * over the whole body, so it runs only when the body has what it removes (most bodies hold no
+ * tag at all): the same text either way.
+ */
+const prose = (markdown: string): string => {
+  const unlinked = markdown.includes('](') ? markdown.replace(/\]\([^)]*\)/g, ']') : markdown;
+  return unlinked.includes('<') ? unlinked.replace(/<[^>]+>/g, ' ') : unlinked;
+};
 
 function facts(d: CollectionDoc): string[] {
   switch (d.kind) {
@@ -68,16 +75,16 @@ export function searchDocuments(c: Catalog): SearchDocument[] {
       json_url: hasDetail ? apiUrl(c.site, detailFile(d.kind, d.fm.slug)) : d.kind === 'area' ? apiUrl(c.site, 'areas.json') : apiUrl(c.site, 'pages.json'),
       ...linked,
     });
-    for (const f of faqs) {
-      const id = faqId(d, f.question);
+    // The ids faqs.json already gives them (a hash of each question, worked out once per document).
+    for (const { id, question, answer } of pageFaqs(d)) {
       docs.push({
         id: `faq:${id}`,
         kind: 'faq',
         slug: id,
-        title: f.question,
+        title: question,
         description: d.fm.title,
         summary: '',
-        answer: f.answer,
+        answer,
         questions: '',
         body: '',
         url: at.url,
