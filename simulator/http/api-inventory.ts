@@ -47,8 +47,8 @@ export function inventoryMarkdown(routes: readonly Route[], featureLevel: number
     `The list was read from \`${ZULIP_YAML.path}\` at ${ZULIP_YAML.repo}@${ZULIP_YAML.commit.slice(0, 12)}`,
     `(\`info.version\` ${ZULIP_YAML.infoVersion}; its notes reach feature level ${ZULIP_YAML.newestFeatureLevelMentioned}), which has`,
     `${ZULIP_YAML.operationCount} operations, all below (column "in yaml": yes; ${inSnapshot} rows). Rows marked "later" are not in that`,
-    "snapshot and come from Zulip's endpoint index (documented after it, or routed by `zproject/urls.py`); \"proposed\" is only",
-    'in an unmerged pull request.',
+    "snapshot and come from Zulip's endpoint index (documented after it, or routed by `zproject/urls.py`)" +
+      (ZULIP_OPERATIONS.some((op) => op.source === 'proposed') ? '; "proposed" is only in an unmerged pull request.' : '.'),
     '',
     '| operationId | method | Zulip path | in yaml | simulator |',
     '| --- | --- | --- | --- | --- |',
