@@ -8,7 +8,7 @@ import type { JournalEntry, RecordedBody } from '../../schemas/generated/types/c
 import type { RawRequest, RequestTrace } from '../http/dispatch.ts';
 import type { RawResponse } from '../http/envelope.ts';
 import type { Route } from '../http/route.ts';
-import { keepParams, recordParams, type KeptParams } from './journal-params.ts';
+import { keepParams, recordParams, rereadParams, type KeptParams } from './journal-params.ts';
 import { routeName } from './route-names.ts';
 
 export interface JournalLimits {
@@ -223,7 +223,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
   /** The parameters of an entry that is done, weighed; none for an entry past the budget or with a cut body. */
   const keep = (entry: Recorded, trace: JournalTrace): void => {
     if (entry.evicted || entry.bodiesDropped || entry.requestTruncated) return;
-    const kept = keepParams(trace);
+    const kept = keepParams(trace, { url: entry.url, headers: entry.requestHeaders, body: entry.requestBody });
     if (!kept) return;
     entry.params = kept;
     entry.bytes += kept.weight;
@@ -318,7 +318,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
             e.requestDropped,
             e.requestHeaders,
             undefined,
-            recordParams(e.trace ? keepParams(e.trace) : e.params, e.route),
+            recordParams(e.trace ? keepParams(e.trace) : e.params && rereadParams(e.params, { url: e.url, headers: e.requestHeaders, body: e.requestBody }), e.route),
           ),
           response: e.responseHeaders === null ? null : recordBody(e.responseBody, e.responseTruncated, e.responseDropped, e.responseHeaders, e.responseStatus!),
           outcome: e.outcome,

@@ -47,6 +47,26 @@ describe("the journal's request params", () => {
     expect(s.journal.entries({ route: 'POST /messages' }).filter((e) => e.request.params?.topic === 'reports')).toHaveLength(3);
   });
 
+  it('reads an entry\'s params again as dispatch read them: the last of a repeated name, Latin-1 for bytes that are not UTF-8, the body over the query', async () => {
+    const s = fresh();
+    const authorization = await hamletAuth(s);
+    // 0xE9 alone is not UTF-8: Django reads the whole body as ISO-8859-1, so the topic is "café".
+    const body = Buffer.concat([Buffer.from('type=stream&to=Denmark&topic=caf'), Buffer.from([0xe9]), Buffer.from('&content=first&content=second')]);
+    const res = await s.handle({
+      method: 'POST',
+      url: '/api/v1/messages?topic=from%20the%20query&client_message_id=7',
+      headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    const sent = (await s.request({ method: 'GET', path: '/api/v1/messages', as: 'hamlet@zulip.com', query: { anchor: 'newest', num_before: 1, num_after: 0 } })).body as {
+      messages: { subject: string; content: string }[];
+    };
+    expect(sent.messages[0]).toMatchObject({ subject: 'café', content: '<p>second</p>' });
+    const entry = s.journal.entries({ route: 'POST /messages' }).at(-1)!;
+    expect(entry.request.params).toEqual({ topic: 'café', client_message_id: '7', type: 'stream', to: 'Denmark', content: 'second' });
+  });
+
   it("decodes the values of the route's JSON-typed parameters as Zulip does, whatever the encoding", async () => {
     const s = fresh();
     const sent = await s.request({ method: 'POST', path: '/api/v1/messages', as: 'hamlet@zulip.com', body: { type: 'stream', to: 'Denmark', topic: 't', content: 'c' } });
