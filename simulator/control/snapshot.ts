@@ -16,7 +16,7 @@ import type { State } from '../engine/state.ts';
 import { CodecError, decode, encode } from './codec.ts';
 
 export const SNAPSHOT_FORMAT = 'team-chat-simulator/snapshot';
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;

@@ -285,6 +285,7 @@ function buildRealm(fixture: Fixture): Realm {
     max_file_upload_size_mib: r.max_file_upload_size_mib ?? 25,
     linkifiers: (r.linkifiers ?? []).map((l) => ({ id: l.id, pattern: l.pattern, url_template: l.url_template })),
     playgrounds: [],
+    exports: [],
     user_settings_defaults: {},
     emoji: new Map(),
     custom_profile_fields: [],

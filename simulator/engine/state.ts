@@ -98,6 +98,8 @@ export interface Realm extends RealmGroupSettings {
   user_settings_defaults: Record<string, boolean | number | string>;
   /** Code playgrounds (RealmPlayground), in creation order. */
   playgrounds: { id: number; name: string; pygments_language: string; url_template: string }[];
+  /** Data exports (RealmExport), in request order (realm/exports.ts). */
+  exports: RealmExportRecord[];
   emoji: Map<string, RealmEmoji>;
   custom_profile_fields: CustomProfileField[];
   default_stream_ids: Set<number>;
@@ -521,6 +523,21 @@ export interface ClientDeviceRecord {
   /** Unix seconds. */
   pushTokenLastUpdated: number | null;
   pushRegistrationErrorCode: string | null;
+}
+
+/** A data export (RealmExport): its type, who asked and when, and what became of it. */
+export interface RealmExportRecord {
+  id: number;
+  actingUserId: number;
+  /** RealmExport.EXPORT_PUBLIC (1) or EXPORT_FULL_WITH_CONSENT (2). */
+  type: 1 | 2;
+  status: 'requested' | 'succeeded' | 'failed' | 'deleted';
+  /** Unix seconds. */
+  requestedAt: number;
+  /** The tarball's path under the realm URL (`/user_avatars/exports/…`) once made. */
+  exportPath: string | null;
+  failedAt: number | null;
+  deletedAt: number | null;
 }
 
 /** A push notification handed to the (simulated) push service: recorded, as `outbox` records emails. */

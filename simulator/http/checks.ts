@@ -112,6 +112,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 // ---------------------------------------------------------------- common specs
 
 /** An integer path segment, e.g. `{message_id}`. */
+/** Zulip's message for a value a custom validator refuses (typed_endpoint's template): `Invalid {name}: Value error, {why}`. */
+export function valueError(name: string, why: string): ChatError {
+  return ChatError.badRequest(`Invalid ${name}: Value error, ${why}`);
+}
+
 export const intInPath = <N extends string>(name: N) => ({ name, type: 'int', in: 'path', required: true }) as const;
 
 /** A boolean parameter with its default (none: undefined when absent). */

@@ -36,8 +36,6 @@ export interface ZulipOperation {
   notImplemented?: string;
 }
 
-const NEEDS_DJANGO = 'needs what the simulator does not model';
-
 export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   // Authentication and development helpers
   { operationId: 'fetch-api-key', method: 'POST', path: '/fetch_api_key' },
@@ -171,9 +169,9 @@ export const ZULIP_OPERATIONS: readonly ZulipOperation[] = [
   { operationId: 'remove-linkifier', method: 'DELETE', path: '/realm/filters/{filter_id}' },
   { operationId: 'add-code-playground', method: 'POST', path: '/realm/playgrounds' },
   { operationId: 'remove-code-playground', method: 'DELETE', path: '/realm/playgrounds/{playground_id}' },
-  { operationId: 'get-realm-exports', method: 'GET', path: '/export/realm', notImplemented: `data exports ${NEEDS_DJANGO} (an export is a tarball made by a worker)` },
-  { operationId: 'export-realm', method: 'POST', path: '/export/realm', notImplemented: `data exports ${NEEDS_DJANGO} (an export is a tarball made by a worker)` },
-  { operationId: 'get-realm-export-consents', method: 'GET', path: '/export/realm/consents', notImplemented: `data exports ${NEEDS_DJANGO}` },
+  { operationId: 'get-realm-exports', method: 'GET', path: '/export/realm' },
+  { operationId: 'export-realm', method: 'POST', path: '/export/realm' },
+  { operationId: 'get-realm-export-consents', method: 'GET', path: '/export/realm/consents' },
   { operationId: 'test-welcome-bot-custom-message', method: 'POST', path: '/realm/test_welcome_bot_custom_message', source: 'later' },
   // Users
   { operationId: 'get-users', method: 'GET', path: '/users' },
@@ -237,4 +235,5 @@ export const SIMULATOR_ONLY_ROUTES: Readonly<Record<string, string>> = {
   'POST /users/me/push_b_reg_id': "the specification's neutral name; also served at Zulip's /users/me/android_gcm_reg_id",
   'DELETE /users/me/push_b_reg_id': "the specification's neutral name; also served at Zulip's /users/me/android_gcm_reg_id",
   'GET /user_uploads/temporary/{token}/{filename}': 'the temporary URL get-file-temporary-url hands out',
+  'DELETE /export/realm/{export_id}': "Zulip serves it (the web app's data exports page uses it); undocumented",
 };

@@ -4,6 +4,7 @@
  * sends (`user_settings` and its legacy twin to the user; what timezone and email visibility change
  * for everyone else).
  */
+import { exportConsentEvent } from '../realm/exports.ts';
 import { activeUserIds, canSeeDeliveryEmail, indexEmail, isAdmin, isSystemBotEmail, userIdsWhoCanAccessUser, type Engine } from '../core.ts';
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
@@ -143,6 +144,7 @@ function changeSetting(engine: Engine, user: UserRecord, spec: SettingSpec, valu
   }
   if (spec.name === 'email_address_visibility') events.push(...emailVisibilityEvents(engine, user, viewersBefore, oldEmail));
   if (spec.name === 'presence_enabled') events.push(...presenceEnabledChanged(engine, user));
+  if (spec.name === 'allow_private_data_export') events.push(exportConsentEvent(engine, user, value as boolean));
   return events;
 }
 

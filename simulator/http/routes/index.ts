@@ -27,6 +27,7 @@ import { readReceiptRoutes } from './read-receipts.ts';
 import { reminderRoutes } from './reminders.ts';
 import { messageReportRoutes } from './message-report.ts';
 import { userChannelRoutes } from './user-channels.ts';
+import { realmExportRoutes } from './realm-exports.ts';
 import { realmPlaygroundRoutes } from './realm-playgrounds.ts';
 import { realmDomainRoutes } from './realm-domains.ts';
 import { realmUserDefaultsRoutes } from './realm-user-defaults.ts';
@@ -80,6 +81,7 @@ export const routes: readonly Route[] = [
   ...messageReportRoutes,
   ...userChannelRoutes,
   ...realmPlaygroundRoutes,
+  ...realmExportRoutes,
   ...realmDomainRoutes,
   ...realmUserDefaultsRoutes,
   ...emailInviteRoutes,

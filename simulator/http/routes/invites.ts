@@ -10,13 +10,14 @@ import {
 } from '../../engine/users/invites.ts';
 import type { Role } from '../../engine/state.ts';
 import { withValue } from '../../engine/events/effects.ts';
+import { valueError } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
 /** check_int_in_validator's refusal, as typed_endpoint words it. */
 export function inviteAs(value: number, name: string): Role {
   const role = INVITE_AS_VALUES.find((r) => r === value);
-  if (role === undefined) throw ChatError.badRequest(`Invalid ${name}: Value error, Not in the list of possible values`);
+  if (role === undefined) throw valueError(name, 'Not in the list of possible values');
   return role;
 }
 

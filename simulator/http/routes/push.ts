@@ -2,6 +2,7 @@
 import { PUSH_TOKEN_KINDS, registerClientDevice, registerPushDevice, removeClientDevice } from '../../engine/integrations/devices.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { addPushToken, removePushToken, sendE2eeTestNotification } from '../../engine/integrations/push.ts';
+import { valueError } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
@@ -9,11 +10,6 @@ import type { Route } from '../route.ts';
 function checkAppId(value: string, name: string): string {
   if (!/^[.a-zA-Z0-9-]+$/.test(value)) throw ChatError.badRequest(`${name} has invalid format`);
   return value;
-}
-
-/** Zulip's custom-validator template: `Invalid {name}: Value error, {why}`. */
-function valueError(name: string, why: string): ChatError {
-  return ChatError.badRequest(`Invalid ${name}: Value error, ${why}`);
 }
 
 function tokenKind(value: string, name: string): (typeof PUSH_TOKEN_KINDS)[number] {

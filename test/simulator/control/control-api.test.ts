@@ -9,6 +9,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTROL_ROUTES } from '../../../simulator/control/routes.ts';
+import { SNAPSHOT_VERSION } from '../../../simulator/control/snapshot.ts';
 import { CONTROL_PREFIX, createSimulator, DEFAULT_FIXTURE, fixedClock, type Simulator } from '../../../simulator/index.ts';
 import type { Fixture } from '../../../schemas/generated/types/chat/fixture.ts';
 
@@ -277,7 +278,7 @@ describe('reset, snapshot and restore over HTTP', () => {
     expect(await refused.json()).toEqual({
       result: 'error',
       code: 'INVALID_SNAPSHOT',
-      msg: 'Invalid snapshot: snapshot format version 99, but this simulator reads version 3 only (written by another version of the simulator?)',
+      msg: `Invalid snapshot: snapshot format version 99, but this simulator reads version ${SNAPSHOT_VERSION} only (written by another version of the simulator?)`,
     });
   });
 });
