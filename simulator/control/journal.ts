@@ -8,7 +8,7 @@ import type { JournalEntry, RecordedBody } from '../../schemas/generated/types/c
 import type { RawRequest, RequestTrace } from '../http/dispatch.ts';
 import type { RawResponse } from '../http/envelope.ts';
 import type { Route } from '../http/route.ts';
-import { keepParams, recordParams, rereadParams, type KeptParams } from './journal-params.ts';
+import { keepParams, recordParams, rereadParams, type KeptParams, type KeptRequest } from './journal-params.ts';
 import { routeName } from './route-names.ts';
 
 export interface JournalLimits {
@@ -89,6 +89,9 @@ export interface Recorded {
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** What an entry holds of its request, as its params are read again from it. */
+const keptRequest = (e: Recorded): KeptRequest => ({ url: e.url, headers: e.requestHeaders, body: e.requestBody });
 
 /** Whether a body is longer than an entry keeps. */
 const cut = (raw: RawBody): boolean => raw !== undefined && raw.length > MAX_RECORDED_BODY_BYTES;
@@ -223,7 +226,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
   /** The parameters of an entry that is done, weighed; none for an entry past the budget or with a cut body. */
   const keep = (entry: Recorded, trace: JournalTrace): void => {
     if (entry.evicted || entry.bodiesDropped || entry.requestTruncated) return;
-    const kept = keepParams(trace, { url: entry.url, headers: entry.requestHeaders, body: entry.requestBody });
+    const kept = keepParams(trace, keptRequest(entry));
     if (!kept) return;
     entry.params = kept;
     entry.bytes += kept.weight;
@@ -318,7 +321,7 @@ export function createJournal(limits: Partial<JournalLimits> = {}): Journal {
             e.requestDropped,
             e.requestHeaders,
             undefined,
-            recordParams(e.trace ? keepParams(e.trace) : e.params && rereadParams(e.params, { url: e.url, headers: e.requestHeaders, body: e.requestBody }), e.route),
+            recordParams(e.trace ? keepParams(e.trace) : e.params && rereadParams(e.params, keptRequest(e)), e.route),
           ),
           response: e.responseHeaders === null ? null : recordBody(e.responseBody, e.responseTruncated, e.responseDropped, e.responseHeaders, e.responseStatus!),
           outcome: e.outcome,

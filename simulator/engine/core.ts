@@ -125,6 +125,13 @@ export function activeUserIds(engine: Engine): number[] {
   return activeUsers(engine).map((u) => u.id);
 }
 
+/** Realm.get_human_admin_users: the active administrators and owners that are not bots, ascending id. */
+export function humanAdminIds(engine: Engine): number[] {
+  return activeUsers(engine)
+    .filter((u) => !u.is_bot && isAdmin(u))
+    .map((u) => u.id);
+}
+
 /**
  * Zulip's get_user_ids_who_can_access_user: who hears about changes to `target` (status, profile
  * fields). Every active user, bots included: the simulator has no can_access_all_users_group

@@ -67,6 +67,8 @@ export interface Random {
 }
 
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The characters of Python's secrets.token_urlsafe (URL-safe base64). */
+export const URL_SAFE = `${ALPHANUMERIC}-_`;
 
 /** Turn any seed (number or string) into a 32-bit integer, stably. */
 export function seedToInt(seed: number | string): number {

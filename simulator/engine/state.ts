@@ -531,12 +531,12 @@ export interface RealmExportRecord {
   actingUserId: number;
   /** RealmExport.EXPORT_PUBLIC (1) or EXPORT_FULL_WITH_CONSENT (2). */
   type: 1 | 2;
-  status: 'requested' | 'succeeded' | 'failed' | 'deleted';
+  /** `requested` only while the request runs: the (simulated) worker makes it before the answer. */
+  status: 'requested' | 'succeeded' | 'deleted';
   /** Unix seconds. */
   requestedAt: number;
   /** The tarball's path under the realm URL (`/user_avatars/exports/…`) once made. */
   exportPath: string | null;
-  failedAt: number | null;
   deletedAt: number | null;
 }
 

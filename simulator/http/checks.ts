@@ -111,12 +111,25 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 // ---------------------------------------------------------------- common specs
 
-/** An integer path segment, e.g. `{message_id}`. */
 /** Zulip's message for a value a custom validator refuses (typed_endpoint's template): `Invalid {name}: Value error, {why}`. */
 export function valueError(name: string, why: string): ChatError {
   return ChatError.badRequest(`Invalid ${name}: Value error, ${why}`);
 }
 
+/**
+ * check_int_in_validator and check_string_in_validator: a value among `values`, typed as one of
+ * them, refused in typed_endpoint's words. (A spec's own `oneOf` answers `Invalid {name}`, as
+ * has_request_variables endpoints do.)
+ */
+export function checkIn<T extends number | string>(values: readonly T[]): (value: T extends number ? number : string, name: string) => T {
+  return (value, name) => {
+    const found = values.find((v) => v === value);
+    if (found === undefined) throw valueError(name, 'Not in the list of possible values');
+    return found;
+  };
+}
+
+/** An integer path segment, e.g. `{message_id}`. */
 export const intInPath = <N extends string>(name: N) => ({ name, type: 'int', in: 'path', required: true }) as const;
 
 /** A boolean parameter with its default (none: undefined when absent). */

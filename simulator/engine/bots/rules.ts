@@ -3,7 +3,7 @@
  * bot (`realm_bot` events), the bot object those events and /register carry, who may create which
  * kind of bot, and the events of an owner change.
  */
-import { activeUserIds, avatarUrl, getStreamById, isAdmin, type Engine } from '../core.ts';
+import { activeUserIds, avatarUrl, getStreamById, humanAdminIds, isAdmin, type Engine } from '../core.ts';
 import { ChatError } from '../errors.ts';
 import { effect, type Effect } from '../events/effects.ts';
 import { hasRealmGroupPermission } from '../groups/groups.ts';
@@ -36,7 +36,7 @@ export function botOwnerUserIds(engine: Engine, bot: UserRecord): number[] {
   const ids = new Set<number>();
   if (bot.bot_owner_id !== null) ids.add(bot.bot_owner_id);
   if (!privateBot) {
-    for (const u of engine.state.users.values()) if (u.is_active && !u.is_bot && isAdmin(u)) ids.add(u.id);
+    for (const id of humanAdminIds(engine)) ids.add(id);
   }
   return [...ids].filter((id) => engine.state.users.get(id)?.is_active).sort((a, b) => a - b);
 }

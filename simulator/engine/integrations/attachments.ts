@@ -5,6 +5,7 @@
  * such message removes the upload, as the specification describes.
  */
 import { nowSeconds, type Engine } from '../core.ts';
+import { URL_SAFE } from '../deps.ts';
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
 import { canAccessMessage } from '../messages/access.ts';
@@ -37,7 +38,6 @@ export const INLINE_MIME_TYPES: readonly string[] = ['application/pdf', 'image/g
 export const TEMPORARY_URL_SECONDS = 60;
 
 const HEX = '0123456789abcdef';
-const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** The few types Python's mimetypes.guess_type answers that clients upload most. */
 const TYPES_BY_EXTENSION: Record<string, string> = {

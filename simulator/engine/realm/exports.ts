@@ -7,7 +7,8 @@
  * administrator who asked, the export made. The tarball itself is not built: its URL is where
  * Zulip's local storage would serve it, and the simulator does not.
  */
-import { activeUsers, isAdmin, notificationBot, nowSeconds, type Engine } from '../core.ts';
+import { activeUsers, humanAdminIds, notificationBot, nowSeconds, type Engine } from '../core.ts';
+import { URL_SAFE } from '../deps.ts';
 import { sendNotice } from '../channels/notifications.ts';
 import { ChatError } from '../errors.ts';
 import { effect, outcome, type Effect, type Outcome } from '../events/effects.ts';
@@ -25,7 +26,6 @@ const MAX_MESSAGE_HISTORY = 250_000;
 const MAX_UPLOAD_QUOTA = 20 * 1024 * 1024 * 1024;
 /** FromAddress.SUPPORT of the development server (ZULIP_ADMINISTRATOR in zproject/dev_settings.py). */
 const SUPPORT_EMAIL = 'desdemona+admin@zulip.com';
-const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** The characters of Python's tempfile names (mkdtemp's `zulip-export-XXXXXXXX`). */
 const TEMPFILE_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789_';
 
@@ -37,7 +37,8 @@ function exportForApi(engine: Engine, record: RealmExportRecord): RealmExport {
     acting_user_id: record.actingUserId,
     export_url: record.status === 'succeeded' ? `${engine.state.realm.url}${record.exportPath!}` : null,
     deleted_timestamp: record.deletedAt,
-    failed_timestamp: record.failedAt,
+    // The worker here cannot fail (nothing is written), so no export has a failure time.
+    failed_timestamp: null,
     pending: record.status === 'requested',
     export_type: record.type,
   };
@@ -46,13 +47,6 @@ function exportForApi(engine: Engine, record: RealmExportRecord): RealmExport {
 /** GET /export/realm: every export, by id. */
 export function exportsForApi(engine: Engine): RealmExport[] {
   return engine.state.realm.exports.map((r) => exportForApi(engine, r));
-}
-
-/** realm.get_human_admin_users: active administrators and owners, no bots. */
-function humanAdminIds(engine: Engine): number[] {
-  return activeUsers(engine)
-    .filter((u) => !u.is_bot && isAdmin(u))
-    .map((u) => u.id);
 }
 
 /** notify_realm_export: the whole list, to the realm's human administrators. */
@@ -91,7 +85,6 @@ export function requestExport(engine: Engine, actor: UserRecord, type: RealmExpo
     status: 'requested',
     requestedAt: now,
     exportPath: null,
-    failedAt: null,
     deletedAt: null,
   };
   realm.exports.push(record);
@@ -120,13 +113,15 @@ function runExport(engine: Engine, record: RealmExportRecord, actor: UserRecord)
   return events;
 }
 
-/** DELETE /export/realm/{export_id} (delete_realm_export): only a finished export's tarball goes. */
+/**
+ * DELETE /export/realm/{export_id} (delete_realm_export): a made export's tarball goes. Zulip also
+ * refuses a failed export and one still in progress; here the worker has always finished, and
+ * never fails, by the time another request comes.
+ */
 export function deleteExport(engine: Engine, exportId: number): Outcome<Record<string, never>> {
   const record = engine.state.realm.exports.find((r) => r.id === exportId);
   if (!record) throw ChatError.badRequest('Invalid data export ID');
   if (record.status === 'deleted') throw ChatError.badRequest('Export already deleted');
-  if (record.status === 'failed') throw ChatError.badRequest('Export failed, nothing to delete');
-  if (record.status === 'requested') throw ChatError.badRequest('Export still in progress');
   record.status = 'deleted';
   record.deletedAt = nowSeconds(engine);
   return outcome({}, [exportsEvent(engine)]);

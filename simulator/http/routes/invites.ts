@@ -10,16 +10,12 @@ import {
 } from '../../engine/users/invites.ts';
 import type { Role } from '../../engine/state.ts';
 import { withValue } from '../../engine/events/effects.ts';
-import { valueError } from '../checks.ts';
+import { checkIn } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
-/** check_int_in_validator's refusal, as typed_endpoint words it. */
-export function inviteAs(value: number, name: string): Role {
-  const role = INVITE_AS_VALUES.find((r) => r === value);
-  if (role === undefined) throw valueError(name, 'Not in the list of possible values');
-  return role;
-}
+/** invite_as: check_int_in_validator over the roles one may invite as. */
+export const inviteAs: (value: number, name: string) => Role = checkIn(INVITE_AS_VALUES);
 
 /** Json[int | None]: minutes, or null for a link that never expires. */
 export function minutesOrNull(value: unknown, name: string): number | null {

@@ -2,7 +2,7 @@
 import { PUSH_TOKEN_KINDS, registerClientDevice, registerPushDevice, removeClientDevice } from '../../engine/integrations/devices.ts';
 import { ChatError } from '../../engine/errors.ts';
 import { addPushToken, removePushToken, sendE2eeTestNotification } from '../../engine/integrations/push.ts';
-import { valueError } from '../checks.ts';
+import { checkIn, valueError } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
@@ -12,11 +12,8 @@ function checkAppId(value: string, name: string): string {
   return value;
 }
 
-function tokenKind(value: string, name: string): (typeof PUSH_TOKEN_KINDS)[number] {
-  const kind = PUSH_TOKEN_KINDS.find((k) => k === value);
-  if (kind === undefined) throw valueError(name, 'Not in the list of possible values');
-  return kind;
-}
+/** token_kind: check_string_in_validator over the push services. */
+const tokenKind: (value: string, name: string) => (typeof PUSH_TOKEN_KINDS)[number] = checkIn(PUSH_TOKEN_KINDS);
 
 function unsigned32(value: number, name: string): number {
   if (value < 0 || value > 0xffff_ffff) throw valueError(name, 'Not a valid unsigned 32-bit integer');

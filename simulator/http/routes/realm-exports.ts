@@ -4,16 +4,12 @@
  * (served by Zulip for its data exports page, undocumented). Administrators only.
  */
 import { deleteExport, EXPORT_TYPES, exportConsents, exportsForApi, requestExport } from '../../engine/realm/exports.ts';
-import { intInPath, valueError } from '../checks.ts';
+import { checkIn, intInPath } from '../checks.ts';
 import { defineRoute } from '../define-route.ts';
 import type { Route } from '../route.ts';
 
-/** export_realm's check_int_in_validator. */
-function exportType(value: number, name: string): (typeof EXPORT_TYPES)[number] {
-  const type = EXPORT_TYPES.find((t) => t === value);
-  if (type === undefined) throw valueError(name, 'Not in the list of possible values');
-  return type;
-}
+/** export_type: check_int_in_validator over the export types. */
+const exportType: (value: number, name: string) => (typeof EXPORT_TYPES)[number] = checkIn(EXPORT_TYPES);
 
 export const realmExportRoutes: Route[] = [
   defineRoute({
