@@ -12,7 +12,7 @@ import { formatHeadersFile, headerRules } from './headers.ts';
 import { addressesOf, type Catalog } from './model.ts';
 import { openapiDocument } from './openapi.ts';
 import { searchDocuments } from './search/documents.ts';
-import { buildSearchIndex, FIELD_BOOST, SEARCH_KINDS } from './search/engine.ts';
+import { SEARCH_FILE, searchFile, searchFileHeader } from './search/search-file.ts';
 import { schemaRegistry } from './schemas.ts';
 import { organization } from './organization.ts';
 import * as r from './resources.ts';
@@ -104,14 +104,7 @@ export function emitCatalog(c: Catalog, opts: EmitOptions): Outputs {
   json('status.json', 'status', status(c, opts, { services, sectors, areas, insights, faqs, pages }));
   json('index.json', 'index', index(c, { services, sectors, areas, insights, faqs, pages }));
   json('openapi.json', null, openapiDocument(c));
-  out.set(api('search.json'), lazyJson('search', () => {
-    const searchDocs = searchDocuments(c);
-    return {
-      api_version: API_VERSION, url: pageUrl(c.site, '/'), json_url: apiUrl(c.site, 'search.json'),
-      engine: 'minisearch', kinds: [...SEARCH_KINDS], field_boost: { ...FIELD_BOOST }, document_count: searchDocs.length,
-      index: buildSearchIndex(searchDocs),
-    };
-  }));
+  out.set(SEARCH_FILE, lazyJson('search', () => searchFile(searchFileHeader(c), searchDocuments(c))));
   for (const rel of ['index.json', 'bundle.json', 'openapi.json', 'search.json']) mapJson(rel, c.updated);
 
   const text = (rel: string, render: () => Iterable<TextPiece>, compose = false): void =>

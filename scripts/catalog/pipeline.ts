@@ -17,6 +17,9 @@ import { loadContent, type SourceFile } from './load.ts';
 import { buildCatalog as assembleCatalog } from './model.ts';
 import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
 import { precompressing, withTwinPaths, type PrecompressingSink } from './precompress.ts';
+import { searchDocuments } from './search/documents.ts';
+import { SEARCH_FILE, searchFileHeader } from './search/search-file.ts';
+import { startSearchThread, type SearchThread } from './search/search-thread.ts';
 import { writeOutputs } from './serialize.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
@@ -45,6 +48,16 @@ export interface BuildOptions {
 export type BuildResult = { ok: true; files: number; bytes: number; ms: number } | { ok: false; issues: Issue[] };
 
 export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
+  // Started first, so that its code loads while the content is read.
+  const search = startSearchThread();
+  try {
+    return await buildWith(options, search);
+  } finally {
+    await search.close();
+  }
+}
+
+async function buildWith(options: BuildOptions, search: SearchThread): Promise<BuildResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const fail = (issues: Issue[]): BuildResult => reportFailure(options, issues);
@@ -57,10 +70,15 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   if (checked.issues.length > 0) return fail(checked.issues);
 
   const catalog = assembleCatalog(checked.docs, site);
+  // search.json is built and checked on its own thread while this one emits and writes the rest.
+  const searched = search.build({ header: searchFileHeader(catalog), docs: searchDocuments(catalog) });
+  searched.catch(() => {}); // awaited below
   const generatedAt = generatedAtOf(epoch, catalog.updated);
   const outputs = emitCatalog(catalog, { generatedAt });
   // In emit order: the twins' folders are then made in the order the twins are written.
   const pending = prepareWrite(options.outDir, outputPaths(outputs, options));
+  // Its value here would be built again on this thread: the thread's bytes are written instead.
+  outputs.delete(SEARCH_FILE);
   // The outputs are checked while the writer threads already write and compress them into the
   // fresh folder: nothing reaches outDir unless the check passes (commit discards the folder).
   let outputIssues: Issue[] = [];
@@ -69,9 +87,14 @@ export async function buildCatalog(options: BuildOptions): Promise<BuildResult> 
   try {
     written = await pending.commit(async (sink) => {
       const target = twinSink(sink, options);
-      const writing = writeOutputs(outputs, target).then(() => target.flush());
+      const writing = writeOutputs(outputs, target)
+        .then(async () => {
+          const { bytes } = await searched;
+          if (bytes) await target.file(SEARCH_FILE, bytes);
+        })
+        .then(() => target.flush());
       writing.catch(() => {}); // awaited below, after the check, whose issues come first
-      outputIssues = await checkOutputsInSlices(outputs);
+      outputIssues = [...(await checkOutputsInSlices(outputs)), ...(await searched).issues];
       if (outputIssues.length > 0) {
         await writing.catch(() => {});
         throw checkFailed;
