@@ -44,6 +44,19 @@ export class JsonCache {
     return s;
   }
 
+  /** One use of `value` whose string the caller already holds: the last lets the cache drop it. */
+  release(value: unknown): void {
+    if (this.#retain || value === null || typeof value !== 'object') return;
+    const left = this.#uses.get(value);
+    if (left === undefined) return;
+    if (left > 1) {
+      this.#uses.set(value, left - 1);
+    } else {
+      this.#strings.delete(value);
+      this.#uses.delete(value);
+    }
+  }
+
   /**
    * The same bytes as JSON.stringify(value) for a plain object, as a stream of pieces built from
    * the strings of its fields and of the elements of its array fields: a 100 MB bundle is

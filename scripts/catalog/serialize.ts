@@ -4,7 +4,8 @@
  *
  * - a JSON file assembled from parts (a list, the bundle) is streamed part by part; when a part is
  *   also a file of its own (a service in the bundle and in services/{slug}.json), that file is
- *   written at the same moment, from the same string, and the string is then dropped;
+ *   written at the same moment, from the same string (from the same bytes, where the sink's
+ *   stream can write both: FileStream.writeAlsoAs), and the string is then dropped;
  * - a text file made of other files (llms-full.txt holds every twin) writes each of them as it
  *   passes.
  *
@@ -56,20 +57,31 @@ export async function writeOutputs(outputs: Outputs, sink: WriteSink, cache = ne
         continue;
       }
       const s = cache.of(p.value);
-      await stream.write(`${p.before}${s}`);
       const own = isObject(p.value) ? fileOf.get(p.value) : undefined;
+      if (own !== undefined && !done.has(own) && wanted(own) && stream.writeAlsoAs) {
+        done.add(own);
+        cache.release(p.value);
+        await stream.write(p.before);
+        await stream.writeAlsoAs(s, own, true);
+        continue;
+      }
+      await stream.write(`${p.before}${s}`);
       if (own !== undefined && !done.has(own)) await writeJson(own, p.value);
     }
     await stream.write('\n');
     await stream.end();
   };
 
+  const includedText = (include: string): string => {
+    const included = outputs.get(include);
+    if (included?.kind !== 'text') throw new Error(`${include} is included but is not a text output`);
+    return textOf(included);
+  };
+
   /** An included file's text; written as its own file too, unless it already was. */
   const resolve = async (piece: TextPiece): Promise<string> => {
     if (typeof piece === 'string') return piece;
-    const included = outputs.get(piece.include);
-    if (included?.kind !== 'text') throw new Error(`${piece.include} is included but is not a text output`);
-    const text = textOf(included);
+    const text = includedText(piece.include);
     if (!done.has(piece.include)) {
       done.add(piece.include);
       if (wanted(piece.include)) await sink.file(piece.include, text);
@@ -87,7 +99,15 @@ export async function writeOutputs(outputs: Outputs, sink: WriteSink, cache = ne
     if (next.done) return sink.file(rel, first);
     const stream: FileStream = sink.stream(rel);
     await stream.write(first);
-    for (; !next.done; next = it.next()) await stream.write(await resolve(next.value));
+    for (; !next.done; next = it.next()) {
+      const piece = next.value;
+      if (typeof piece !== 'string' && !done.has(piece.include) && wanted(piece.include) && stream.writeAlsoAs) {
+        done.add(piece.include);
+        await stream.writeAlsoAs(includedText(piece.include), piece.include, false);
+        continue;
+      }
+      await stream.write(await resolve(piece));
+    }
     await stream.end();
   };
 

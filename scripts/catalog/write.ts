@@ -40,6 +40,13 @@ export interface WriteStats {
 /** A file written piece by piece, in order. */
 export interface FileStream {
   write(piece: string): Promise<void>;
+  /**
+   * Append `text`, and write it as the whole file `rel` too (with a final newline when `newline`):
+   * a part of the bundle that is also a file of its own, a twin inside llms-full.txt. The writer
+   * threads' streams encode it once for both; a stream without this method leaves the caller to
+   * write the two.
+   */
+  writeAlsoAs?(text: string, rel: string, newline: boolean): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -283,7 +290,7 @@ class Writer implements WriteSink {
       const bytes = encoded(data);
       this.#queue(lane, { op: 'append', path: file, data: bytes }, bytes.length, bytes);
     };
-    return {
+    const stream: FileStream = {
       write: async (piece) => {
         pieces.push(piece);
         size += piece.length;
@@ -295,6 +302,30 @@ class Writer implements WriteSink {
         this.#queue(lane, { op: 'close', path: file }, 0);
       },
     };
+    // A stream with twins compresses what it appends on its thread: its pieces stay its own.
+    if (twins) return stream;
+    stream.writeAlsoAs = async (text, rel, newline) => {
+      const own = this.#laneOfDir.get(path.posix.dirname(rel));
+      if (own !== undefined && own !== lane) {
+        // The file's folder is made by the other thread, which must write it.
+        await this.file(rel, newline ? `${text}\n` : text);
+        await stream.write(text);
+        return;
+      }
+      if (pieces.length > 0) await flush();
+      this.#claim(rel);
+      await this.#room();
+      const bytes = encoded(newline ? `${text}\n` : text);
+      // Both operations hold views of one buffer, so they are queued as one: it moves with the
+      // batch that holds both.
+      this.#queue(
+        lane,
+        [{ op: 'file', path: path.join(this.#root, rel), data: bytes, ...this.#previousOf(rel) }, { op: 'append', path: file, data: newline ? bytes.subarray(0, bytes.length - 1) : bytes }],
+        bytes.length,
+        bytes,
+      );
+    };
+    return stream;
   }
 
   #claim(rel: string): void {
@@ -314,8 +345,9 @@ class Writer implements WriteSink {
   }
 
   /** `moved`: bytes of the operation's own (encoded()), handed over to the thread rather than copied. */
-  #queue(lane: Lane, op: Op, chars: number, moved?: Uint8Array): void {
-    lane.ops.push(op);
+  #queue(lane: Lane, op: Op | Op[], chars: number, moved?: Uint8Array): void {
+    if (Array.isArray(op)) lane.ops.push(...op);
+    else lane.ops.push(op);
     if (moved && moved.byteLength > 0) lane.transfer.push(moved.buffer as ArrayBuffer);
     lane.chars += chars;
     lane.load += chars;

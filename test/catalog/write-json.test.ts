@@ -212,6 +212,38 @@ describe('the write sink', () => {
     expect(await readdir(parent)).toEqual(['dist']);
   });
 
+  it('writes a streamed part as a file of its own from the same bytes, whichever thread makes its folder, fresh or over a previous write', async () => {
+    const parent = await tempDir();
+    const out = path.join(parent, 'dist');
+    // Two files in one folder (made before the threads start), two folders of one file each (each made by one thread).
+    const parts: [string, string][] = [
+      ['items/a.json', 'ñandú '.repeat(5000)],
+      ['items/b.json', '{"b":1}'],
+      ['one/x.md', '# X\n'],
+      ['two/y.md', 'ü'.repeat(70_000)],
+    ];
+    const files = ['all.txt', ...parts.map(([rel]) => rel)];
+    const expected = new Map<string, string>([
+      ['all.txt', `head\n${parts.map(([, text]) => `${text}|`).join('')}`],
+      ...parts.map(([rel, text]): [string, string] => [rel, rel.endsWith('.json') ? `${text}\n` : text]),
+    ]);
+    for (let write = 0; write < 2; write++) {
+      const stats = await prepareWrite(out, files).commit(async (sink) => {
+        const stream = sink.stream('all.txt');
+        expect(stream.writeAlsoAs).toBeTypeOf('function');
+        await stream.write('head\n');
+        for (const [rel, text] of parts) {
+          await stream.writeAlsoAs!(text, rel, rel.endsWith('.json'));
+          await stream.write('|');
+        }
+        await stream.end();
+      });
+      const tree = await readTree(out);
+      expect(Object.fromEntries([...tree].map(([k, v]) => [k, v.toString('utf8')]))).toEqual(Object.fromEntries(expected));
+      expect(stats).toEqual({ files: files.length, bytes: [...tree.values()].reduce((n, v) => n + v.length, 0) });
+    }
+  });
+
   it('reports a file the system refuses to create, and leaves the previous folder untouched', async () => {
     const parent = await tempDir();
     const out = path.join(parent, 'dist');
