@@ -62,7 +62,7 @@ export const ENTRIES = {
 export const WORKERS = {
   'catalog-write-worker': 'scripts/catalog/write-worker.ts',
   'catalog-watch-worker': 'scripts/catalog/watch-worker.ts',
-  'catalog-search-worker': 'scripts/catalog/search/search-worker.ts',
+  'catalog-side-worker': 'scripts/catalog/side-worker.ts',
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */

@@ -19,8 +19,8 @@ import { parseSource, type ParseResult, type ParsedDoc } from './parse.ts';
 import { precompressing, withTwinPaths, type PrecompressingSink } from './precompress.ts';
 import { searchDocuments } from './search/documents.ts';
 import { SEARCH_FILE, searchFileHeader } from './search/search-file.ts';
-import { startSearchThread, type SearchThread } from './search/search-thread.ts';
 import { writeOutputs } from './serialize.ts';
+import { startSideThread, type SideThread } from './side-thread.ts';
 import { createSite, type Site } from './site.ts';
 import { validateDoc, type Doc } from './validate.ts';
 import { prepareWrite, type WriteSink, type WriteStats } from './write.ts';
@@ -48,16 +48,27 @@ export interface BuildOptions {
 export type BuildResult = { ok: true; files: number; bytes: number; ms: number } | { ok: false; issues: Issue[] };
 
 export async function buildCatalog(options: BuildOptions): Promise<BuildResult> {
-  // Started first, so that its code loads while the content is read.
-  const search = startSearchThread();
+  // Started first, so that its code loads while the content is found.
+  const side = startSideThread();
   try {
-    return await buildWith(options, search);
+    return await buildWith(options, side);
   } finally {
-    await search.close();
+    await side.close();
   }
 }
 
-async function buildWith(options: BuildOptions, search: SearchThread): Promise<BuildResult> {
+/**
+ * The share of the content files the side thread reads and parses: none for a small catalog,
+ * where starting its parser would cost more than it saves, else a little under half (its results
+ * still have to cross to this thread).
+ */
+export function sideShare(total: number): number {
+  return total < SIDE_PARSE_MIN_FILES ? 0 : Math.floor(total * SIDE_PARSE_SHARE);
+}
+const SIDE_PARSE_MIN_FILES = 500;
+const SIDE_PARSE_SHARE = 0.45;
+
+async function buildWith(options: BuildOptions, side: SideThread): Promise<BuildResult> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const fail = (issues: Issue[]): BuildResult => reportFailure(options, issues);
@@ -66,12 +77,13 @@ async function buildWith(options: BuildOptions, search: SearchThread): Promise<B
   if ('issues' in settings) return fail(settings.issues);
   const { site, epoch } = settings;
 
-  const checked = checkParsed(await loadContent(options.contentDir, parseSource), log);
+  const parsed = await loadContent(options.contentDir, parseSource, { count: sideShare, parse: (rels) => side.parse(options.contentDir, rels) });
+  const checked = checkParsed(parsed, log);
   if (checked.issues.length > 0) return fail(checked.issues);
 
   const catalog = assembleCatalog(checked.docs, site);
-  // search.json is built and checked on its own thread while this one emits and writes the rest.
-  const searched = search.build({ header: searchFileHeader(catalog), docs: searchDocuments(catalog) });
+  // search.json is built and checked on the side thread while this one emits and writes the rest.
+  const searched = side.search({ header: searchFileHeader(catalog), docs: searchDocuments(catalog) });
   searched.catch(() => {}); // awaited below
   const generatedAt = generatedAtOf(epoch, catalog.updated);
   const outputs = emitCatalog(catalog, { generatedAt });
