@@ -320,12 +320,11 @@ async function main() {
   const bundle = bundlePath(PROJECT, first);
   process.argv.splice(1, 2, bundle);
   // Stack traces then name the .ts sources, lines and columns.
+  mapStackTraces(bundle);
   if (entryOptions(PROJECT, first).format === 'cjs') {
-    mapStackTraces(bundle);
     runWithCodeCache(bundle);
     return;
   }
-  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(bundle).href);
 }
 

@@ -115,6 +115,28 @@ describe("a CommonJS entry through V8's code cache", () => {
     await rm(cache, { recursive: true });
   });
 
+  it('an ES module bundle, imported as run.mjs imports one, names the .ts source of an uncaught error too', async () => {
+    const project = await tinyProject();
+    const esm = { ...project, entries: { hello: { source: 'src/hello.ts' } } };
+    await compile(esm, ['hello']);
+    const bundle = bundlePath(esm, 'hello');
+    expect(bundle.endsWith('.mjs')).toBe(true);
+    const driver = `
+import { pathToFileURL } from 'node:url';
+import { mapStackTraces } from ${JSON.stringify(path.join(ROOT, 'scripts/stack-map.mjs'))};
+const bundle = process.argv[1];
+mapStackTraces(bundle);
+await import(pathToFileURL(bundle).href);
+`;
+    expect((await run(process.execPath, ['--input-type=module', '-e', driver, bundle, 'ana'])).stdout).toBe('hello ana\n');
+    const failed = await run(process.execPath, ['--input-type=module', '-e', driver, bundle, 'boom']).then(
+      () => ({ stderr: '' }),
+      (e: { stderr: string }) => e,
+    );
+    expect(failed.stderr).toContain('Error: no greeting for boom');
+    expect(failed.stderr).toContain(`at greet (${path.join(project.root, 'src/greet.ts')}:2:30)`);
+  });
+
   it('an uncaught error names the .ts source, line and column, cached or not', async () => {
     const project = await tinyProject();
     // The first run compiles and leaves the cache at exit; the second runs from it.
