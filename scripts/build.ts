@@ -70,34 +70,39 @@ async function serve(): Promise<(graceMs: number) => Promise<unknown>> {
   return (graceMs) => server.close(graceMs);
 }
 
-if (values.watch) {
-  // A watcher must never die silently: whatever escapes (a server callback, a library's event
-  // with no listener) is printed, and watching goes on. The next change rebuilds as usual.
-  const unexpected = (error: unknown): void => {
-    console.error(`Unexpected error (still watching): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  };
-  process.on('uncaughtException', unexpected);
-  process.on('unhandledRejection', unexpected);
-  // Killed mid-pass, the process would leave dist/ half-updated and the pass's temporary files
-  // behind: a stop (even during the first pass) lets the save and pass under way finish first,
-  // then stops the server; a repeated signal is ignored (shutdown.ts).
-  const watching = watchCatalog(options, { report: (line) => console.error(line) });
-  let closeServer: ((graceMs: number) => Promise<unknown>) | undefined;
-  stopOnSignals(async () => {
-    console.log('Stopping: finishing the pass under way…');
-    await (await watching).stop();
-    await closeServer?.(SHUTDOWN_GRACE_MS);
-  });
-  await watching;
-  if (values.serve) closeServer = await serve();
-  console.log(`Watching ${path.relative(process.cwd(), options.contentDir) || '.'} for changes (Ctrl-C to stop)`);
-} else {
-  const result = await buildCatalog(options);
-  if (!result.ok) {
-    console.error(`${path.relative(process.cwd(), options.outDir) || options.outDir} left untouched.`);
-    process.exitCode = 1;
-  } else if (values.serve) {
-    const close = await serve();
-    stopOnSignals(() => close(SHUTDOWN_GRACE_MS));
+/** The command; a function, not top-level code, so that the bundle can be CommonJS (scripts/run.mjs). */
+async function main(): Promise<void> {
+  if (values.watch) {
+    // A watcher must never die silently: whatever escapes (a server callback, a library's event
+    // with no listener) is printed, and watching goes on. The next change rebuilds as usual.
+    const unexpected = (error: unknown): void => {
+      console.error(`Unexpected error (still watching): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    };
+    process.on('uncaughtException', unexpected);
+    process.on('unhandledRejection', unexpected);
+    // Killed mid-pass, the process would leave dist/ half-updated and the pass's temporary files
+    // behind: a stop (even during the first pass) lets the save and pass under way finish first,
+    // then stops the server; a repeated signal is ignored (shutdown.ts).
+    const watching = watchCatalog(options, { report: (line) => console.error(line) });
+    let closeServer: ((graceMs: number) => Promise<unknown>) | undefined;
+    stopOnSignals(async () => {
+      console.log('Stopping: finishing the pass under way…');
+      await (await watching).stop();
+      await closeServer?.(SHUTDOWN_GRACE_MS);
+    });
+    await watching;
+    if (values.serve) closeServer = await serve();
+    console.log(`Watching ${path.relative(process.cwd(), options.contentDir) || '.'} for changes (Ctrl-C to stop)`);
+  } else {
+    const result = await buildCatalog(options);
+    if (!result.ok) {
+      console.error(`${path.relative(process.cwd(), options.outDir) || options.outDir} left untouched.`);
+      process.exitCode = 1;
+    } else if (values.serve) {
+      const close = await serve();
+      stopOnSignals(() => close(SHUTDOWN_GRACE_MS));
+    }
   }
 }
+
+void main();

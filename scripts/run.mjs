@@ -35,7 +35,8 @@ const ROOT = path.resolve(path.dirname(realpathSync(fileURLToPath(import.meta.ur
 
 /** Entry name → its TypeScript source (or options, see EntryOptions). Entry points are only ever run, never imported. */
 export const ENTRIES = {
-  build: 'scripts/build.ts',
+  // CommonJS, for V8's code cache (as `simulator` below): a build's start is most of a small one.
+  build: { source: 'scripts/build.ts', format: 'cjs' },
   serve: 'scripts/serve.ts',
   mcp: 'scripts/mcp.ts',
   // Its start is a user's wait (docs/performance.md, `startup`): CommonJS, so that it runs through
@@ -66,7 +67,7 @@ export const WORKERS = {
 };
 
 /** Changes whenever the compile options below change, so every bundle is rebuilt once. */
-const FORMAT = 'esbuild-esm-node20-bundled-4';
+const FORMAT = 'esbuild-esm-node20-bundled-5';
 /** npm rewrites it on every install, update or removal of a package. */
 const PACKAGES_STAMP = 'node_modules/.package-lock.json';
 
@@ -83,6 +84,12 @@ export const PACKAGE_DATA_FIELDS = {
 
 /** ES module bundles get a `require` of their own: packages written as CommonJS call it for Node's built-ins. */
 const REQUIRE_SHIM = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+/**
+ * A CommonJS bundle has no import.meta: its modules' import.meta.url is the bundle's own address,
+ * which is where they look for their worker threads' bundles (scripts/catalog/worker-entry.ts).
+ */
+const CJS_IMPORT_META_URL = '__bundleUrl';
+const CJS_IMPORT_META = "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;";
 
 /**
  * An entry is its TypeScript source, or a source with options:
@@ -236,7 +243,7 @@ export async function compile(project, names) {
   const inputs = {};
   await Promise.all(names.map(async (name) => {
     const { source, format = 'esm', executable = false, link, replace } = entryOptions(project, name);
-    const banner = [executable ? '#!/usr/bin/env node' : '', format === 'esm' ? REQUIRE_SHIM : ''].filter(Boolean).join('\n');
+    const banner = [executable ? '#!/usr/bin/env node' : '', format === 'esm' ? REQUIRE_SHIM : CJS_IMPORT_META].filter(Boolean).join('\n');
     let result;
     try {
       result = await build({
@@ -249,6 +256,7 @@ export async function compile(project, names) {
         format,
         target: 'node20',
         ...(banner ? { banner: { js: banner } } : {}),
+        ...(format === 'cjs' ? { define: { 'import.meta.url': CJS_IMPORT_META_URL } } : {}),
         sourcemap: project.sourcemaps === false ? false : 'linked',
         sourcesContent: false,
         metafile: true,
