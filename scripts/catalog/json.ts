@@ -32,15 +32,10 @@ export class JsonCache {
     }
     const left = this.#uses.get(value);
     if (left === undefined) return JSON.stringify(value);
-    let s = this.#strings.get(value);
-    if (s === undefined) s = JSON.stringify(value);
-    if (left > 1) {
-      this.#strings.set(value, s);
-      this.#uses.set(value, left - 1);
-    } else {
-      this.#strings.delete(value);
-      this.#uses.delete(value);
-    }
+    const s = this.#strings.get(value) ?? JSON.stringify(value);
+    // Kept for the uses still to come; the last one drops it.
+    if (left > 1) this.#strings.set(value, s);
+    this.release(value);
     return s;
   }
 

@@ -1,6 +1,6 @@
 /**
  * The value of `api/v1/search.json`: a header that says what the file is, then the index. Pure:
- * the build makes it on its search thread (search-worker.ts), `build --watch` in its own pass,
+ * the build makes it on its side thread (side-worker.ts), `build --watch` in its own pass,
  * from the same documents, so both give the same bytes.
  */
 import type { Catalog } from '../model.ts';
