@@ -10,7 +10,7 @@ import { quickLinkifyPretest } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
 import { prepareDirect, renderDirect } from './direct.ts';
 import { scanHttpTails } from './http-tail.ts';
-import { compileAll, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
+import { linkifiersFor, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
 export interface MentionableUser {
   id: number;
@@ -391,7 +391,8 @@ function linkifierRule(state: StateCore): void {
   const ctx = (state.env as unknown as Found).ctx;
   const linkifiers = ctx.linkifiers;
   if (!linkifiers || linkifiers.length === 0) return;
-  const compiled = compileAll(linkifiers, ctx.linkifierCaches ?? uncachedLinkifiers());
+  const compiled = linkifiersFor(state.src, linkifiers, ctx.linkifierCaches ?? uncachedLinkifiers());
+  if (compiled.length === 0) return;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     const children = block.children;

@@ -152,14 +152,16 @@ function mayMatch(need: Need, text: string): boolean {
  * building that string: an occurrence not inside `text` begins with `before` or ends with `after`.
  */
 function mayMatchAround(need: Need, before: string, text: string, after: string): boolean {
-  if ('text' in need) {
-    const literal = need.text;
-    if (text.includes(literal)) return true;
-    const edge = (before !== '' && literal.startsWith(before)) || (after !== '' && literal.endsWith(after));
-    return edge && (before + text + after).includes(literal);
-  }
+  if ('text' in need) return literalAround(need.text, before, text, after);
   if ('all' in need) return need.all.every((n) => mayMatchAround(n, before, text, after));
   return need.any.some((n) => mayMatchAround(n, before, text, after));
+}
+
+/** Whether `before + text + after` holds `literal`, mostly without building that string. */
+function literalAround(literal: string, before: string, text: string, after: string): boolean {
+  if (text.includes(literal)) return true;
+  const edge = (before !== '' && literal.startsWith(before)) || (after !== '' && literal.endsWith(after));
+  return edge && (before + text + after).includes(literal);
 }
 
 // RFC 6570 expansion (the `uri_template` package Zulip uses), for string values.
@@ -353,7 +355,7 @@ const NO_MATCHES: readonly LinkifierMatch[] = [];
  * them as successive inline patterns, and a link's text is atomic).
  */
 export function linkifyText(text: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches = uncachedLinkifiers()): LinkifierMatch[] {
-  const found = linkifyCompiled(text, compileAll(linkifiers, caches));
+  const found = linkifyCompiled(text, linkifiersFor(text, linkifiers, caches));
   return found.length === 0 ? [] : [...found];
 }
 
@@ -386,6 +388,25 @@ export function compileAll(linkifiers: readonly Linkifier[], caches: LinkifierCa
   return linkifiers.map((linkifier) => ({ literal: literalOf(linkifier), linkifier, caches }));
 }
 
+const NO_READY: readonly Ready[] = [];
+
+/**
+ * compileAll() less the linkifiers that cannot match in any text run of `source`, the Markdown
+ * the runs come from. Each run is a piece of one line of it, except where markdown-it decodes an
+ * escape (`\#`) or an entity (`&#35;`) into text: a source with neither holds every literal any
+ * run holds, and a literal (plain characters only, see requiredLiteral) never takes in the edge
+ * characters linkifyRun adds. Most messages hold no linkifier's literal: nothing is made for them.
+ */
+export function linkifiersFor(source: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches): readonly Ready[] {
+  if (source.includes('&') || source.includes('\\')) return compileAll(linkifiers, caches);
+  let out: Ready[] | undefined;
+  for (const linkifier of linkifiers) {
+    const literal = literalOf(linkifier);
+    if (source.includes(literal)) (out ??= []).push({ literal, linkifier, caches });
+  }
+  return out ?? NO_READY;
+}
+
 /** linkifyText() with the message's linkifiers. */
 export function linkifyCompiled(text: string, ready: readonly Ready[]): readonly LinkifierMatch[] {
   let taken: LinkifierMatch[] | undefined;
@@ -409,7 +430,7 @@ export function linkifyRun(before: string, text: string, after: string, ready: r
   let taken: LinkifierMatch[] | undefined;
   for (let k = 0; k < ready.length; k++) {
     const r = ready[k]!;
-    if (!mayMatchAround({ text: r.literal }, before, text, after)) continue;
+    if (!literalAround(r.literal, before, text, after)) continue;
     const c = compile(r.caches, r.linkifier);
     if (!c.re || (c.need !== null && !mayMatchAround(c.need, before, text, after))) continue;
     full ??= before + text + after;
