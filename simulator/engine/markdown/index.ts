@@ -63,12 +63,13 @@ export interface RenderResult {
   hasAttachment: boolean;
 }
 
+/** What a render found so far; each set is made when its first member is (most messages find none). */
 export interface Found {
   ctx: RenderContext;
-  mentionedUserIds: Set<number>;
-  wildcards: Set<WildcardKind>;
-  mentionedGroupIds: Set<number>;
-  mentionedChannelIds: Set<number>;
+  mentionedUserIds?: Set<number>;
+  wildcards?: Set<WildcardKind>;
+  mentionedGroupIds?: Set<number>;
+  mentionedChannelIds?: Set<number>;
 }
 
 const STREAM_WILDCARDS = new Set(['all', 'everyone', 'channel', 'stream']);
@@ -140,8 +141,9 @@ export function matchMention(src: string, start: number, max: number, env: Found
     let html = '';
     if (!silent) {
       if (!isSilent) {
-        for (const id of g.memberIds) env.mentionedUserIds.add(id);
-        env.mentionedGroupIds.add(g.id);
+        const users = (env.mentionedUserIds ??= new Set());
+        for (const id of g.memberIds) users.add(id);
+        (env.mentionedGroupIds ??= new Set()).add(g.id);
       }
       const cls = isSilent ? 'user-group-mention silent' : 'user-group-mention';
       html = `<span class="${cls}" data-user-group-id="${g.id}">${isSilent ? '' : '@'}${escapeText(g.name)}</span>`;
@@ -164,11 +166,11 @@ function renderUserMention(env: Found, text: string, silentSyntax: boolean): str
   const at = () => (isSilent ? '' : '@');
   const silentClass = () => (isSilent ? ' silent' : '');
   if (STREAM_WILDCARDS.has(text)) {
-    if (!isSilent) env.wildcards.add('stream');
+    if (!isSilent) (env.wildcards ??= new Set()).add('stream');
     return `<span class="user-mention channel-wildcard-mention${silentClass()}" data-user-id="*">${at()}${text}</span>`;
   }
   if (text === 'topic') {
-    if (!isSilent) env.wildcards.add('topic');
+    if (!isSilent) (env.wildcards ??= new Set()).add('topic');
     return `<span class="topic-mention${silentClass()}">${at()}${text}</span>`;
   }
   let target: MentionableUser | undefined;
@@ -184,7 +186,7 @@ function renderUserMention(env: Found, text: string, silentSyntax: boolean): str
   }
   if (!target) return undefined;
   if (target.is_active === false) isSilent = true;
-  if (!isSilent) env.mentionedUserIds.add(target.id);
+  if (!isSilent) (env.mentionedUserIds ??= new Set()).add(target.id);
   return `<span class="user-mention${silentClass()}" data-user-id="${target.id}">${at()}${escapeText(target.full_name)}</span>`;
 }
 
@@ -200,7 +202,7 @@ export function matchChannelLink(src: string, start: number, max: number, env: F
   if (!channel) return undefined;
   const end = start + m[0].length;
   if (silent) return { html: '', end };
-  env.mentionedChannelIds.add(channel.id);
+  (env.mentionedChannelIds ??= new Set()).add(channel.id);
   // Zulip shows (and links) the channel name as written in the message.
   const shown: LinkableChannel = { id: channel.id, name: channelName };
   const base = `/#narrow/channel/${channelSlug(shown)}`;
@@ -457,14 +459,14 @@ export function renderMarkdown(content: string, ctx: RenderContext): RenderResul
   return renderFull(content, ctx, false);
 }
 
-/** What a plain line mentions: nothing, shared by every such render (read-only, so safe to share). */
+/** What a render that found none holds: one empty set, shared by every such render (read-only, so safe to share). */
 const NO_IDS: ReadonlySet<number> = new Set();
 const NO_WILDCARDS: ReadonlySet<WildcardKind> = new Set();
 
 const IMAGE_EXTENSION = /\.(?:png|jpe?g|gif|webp|bmp)/i;
 
 function newFound(ctx: RenderContext): Found {
-  return { ctx, mentionedUserIds: new Set(), wildcards: new Set(), mentionedGroupIds: new Set(), mentionedChannelIds: new Set() };
+  return { ctx };
 }
 
 /**
@@ -498,10 +500,10 @@ export function renderFull(content: string, ctx: RenderContext, plain = false, u
   const anchor = html.includes('<a ') || html.includes('<A ');
   return {
     html,
-    mentionedUserIds: env.mentionedUserIds,
-    wildcards: env.wildcards,
-    mentionedGroupIds: env.mentionedGroupIds,
-    mentionedChannelIds: env.mentionedChannelIds,
+    mentionedUserIds: env.mentionedUserIds ?? NO_IDS,
+    wildcards: env.wildcards ?? NO_WILDCARDS,
+    mentionedGroupIds: env.mentionedGroupIds ?? NO_IDS,
+    mentionedChannelIds: env.mentionedChannelIds ?? NO_IDS,
     hasLink: anchor && /<a [^>]*href="(?!\/#narrow)/.test(html),
     // Zulip previews linked images; without previews, a link to an image file is what has:image finds.
     hasImage: (html.includes('<img ') && /<img (?![^>]*class="emoji")/.test(html)) || (anchor && IMAGE_EXTENSION.test(html) && /<a [^>]*href="[^"]+\.(?:png|jpe?g|gif|webp|bmp)(?:\?[^"]*)?"/i.test(html)),
