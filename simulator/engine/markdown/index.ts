@@ -6,7 +6,7 @@
 import markdownIt, { type MarkdownIt, type StateCore, type StateInline, type Token } from 'markdown-it';
 import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/index.ts';
 import { narrowHashEncode } from './hash.ts';
-import { quickLinkifyPretest } from './linkify-pretest.ts';
+import { quickLinkifyPretest, skipLinklessMessages } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
 import { prepareDirect, renderDirect } from './direct.ts';
 import { scanHttpTails } from './http-tail.ts';
@@ -349,6 +349,7 @@ function createRenderer(): MarkdownIt {
   md.inline.ruler.after('zulip_mention', 'zulip_channel_link', channelLinkRule);
   md.inline.ruler.after('zulip_channel_link', 'zulip_emoji', emojiRule);
   md.core.ruler.after('text_join', 'zulip_linkifiers', linkifierRule);
+  skipLinklessMessages(md);
   skipIdlePunycode(md);
 
   const rules = md.renderer.rules;

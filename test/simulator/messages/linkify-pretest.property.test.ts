@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import markdownIt from 'markdown-it';
 import { expect, test } from 'vitest';
-import { quickLinkifyPretest } from '../../../simulator/engine/markdown/linkify-pretest.ts';
+import { quickLinkifyPretest, skipLinklessMessages } from '../../../simulator/engine/markdown/linkify-pretest.ts';
 
 const oracle = markdownIt({ linkify: true });
 oracle.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
@@ -26,5 +26,21 @@ test('turns down only what linkify-it turns down', () => {
       expect(quick.linkify.pretest(t)).toBe(oracle.linkify.pretest(t));
     }),
     { numRuns: 5000 },
+  );
+});
+
+test('a message with no text run that may hold a link renders as with the linkify rule', () => {
+  const plain = markdownIt({ linkify: true, breaks: true });
+  plain.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+  const skipping = markdownIt({ linkify: true, breaks: true });
+  skipping.linkify.set({ fuzzyLink: true, fuzzyEmail: false });
+  skipLinklessMessages(skipping);
+  const markdown = fc.array(fc.constantFrom(...['`', '[', '](https://a.com)', '](', ')', '**', '\\', '&#46;', '\n\n', '> ', '- ', '```\n', 'x'], 'zulip.com', 'a.b', 'http://x.org', ':', '.', '@', 'ok', ' '), { maxLength: 14 }).map((p) => p.join(''));
+  for (const m of ['`zulip.com` here', '[zulip.com](https://a.com) here', 'plain', 'see zulip.com']) expect(skipping.render(m)).toBe(plain.render(m));
+  fc.assert(
+    fc.property(markdown, (m) => {
+      expect(skipping.render(m)).toBe(plain.render(m));
+    }),
+    { numRuns: 3000 },
   );
 });
