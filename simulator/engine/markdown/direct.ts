@@ -326,55 +326,182 @@ function linkAt(md: MarkdownIt, b: Builder, pos: number): number | null {
   return end;
 }
 
+/** What the block scanner builds on: the tokens so far and what an inline paragraph needs. */
+interface Blocks {
+  p: Prepared;
+  TokenClass: typeof Token;
+  env: Found;
+  lines: string[];
+  tokens: Token[];
+}
+
+/** A line that may sit in a paragraph as the direct path renders it (text of its own, no block start). */
+function isParagraphLine(text: string): boolean {
+  return text !== '' && !EDGE_SPACE.test(text) && !BLOCK_START.test(text);
+}
+
+/** A fence opening (rules_block/fence.mjs): three or more backticks or tildes, a backtick fence's info without one. */
+const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;
+/** A bullet item of one line: the marker, one space, paragraph text (rules_block/list.mjs, tight lists). */
+const BULLET = /^([*+-]) (.*)$/;
+/** A thematic break, which a `- - -` or `* * *` line is before it is a list (rules_block/hr.mjs). */
+const THEMATIC_BREAK = /^(?:(?:\* *){3,}|(?:- *){3,}|(?:_ *){3,})$/;
+
+function blockToken(b: Blocks, type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
+  const t = new b.TokenClass(type, tag, nesting);
+  t.block = true;
+  t.level = level;
+  b.tokens.push(t);
+  return t;
+}
+
+/** One paragraph (at `level`) of `text`, its lines joined; false to decline. */
+function paragraph(b: Blocks, text: string, level: number, hidden: boolean): boolean {
+  // A table needs two lines, one of them with a `|`.
+  if (text.includes('\n') && text.includes('|')) return false;
+  const children = inlineTokens(b.p, b.TokenClass, text, b.env);
+  if (children === null) return false;
+  blockToken(b, 'paragraph_open', 'p', 1, level).hidden = hidden;
+  const inline = blockToken(b, 'inline', '', 0, level + 1);
+  inline.content = text;
+  inline.children = children;
+  blockToken(b, 'paragraph_close', 'p', -1, level).hidden = hidden;
+  return true;
+}
+
+/** Where a line would interrupt a paragraph with a block the scanner reads: a fence, a quote, a bullet item. */
+function interrupts(line: string): boolean {
+  return FENCE_OPEN.test(line) || line.charCodeAt(0) === 0x3e || (BULLET.test(line) && !THEMATIC_BREAK.test(line));
+}
+
+/**
+ * A fence from line `i` (rules_block/fence.mjs, at no indentation): its content runs to a line of
+ * at most three spaces, then at least as many of its marker, then spaces only, or to the end.
+ */
+function fence(b: Blocks, i: number, open: RegExpExecArray): number | null {
+  const [, markup, info] = open as unknown as [string, string, string];
+  if (markup[0] === '`' && info.includes('`')) return null;
+  const lines = b.lines;
+  let end = i + 1;
+  let closed = false;
+  for (; end < lines.length; end++) {
+    const line = lines[end]!;
+    let k = 0;
+    while (line.charCodeAt(k) === 0x20) k++;
+    if (k >= 4 || line[k] !== markup[0]) continue;
+    let n = k;
+    while (line[n] === markup[0]) n++;
+    if (n - k < markup.length || !/^ *$/.test(line.slice(n))) continue;
+    closed = true;
+    break;
+  }
+  const t = blockToken(b, 'fence', 'code', 0, 0);
+  t.info = info;
+  t.markup = markup;
+  // getLines(…, keepLastLF): each line with its newline; the document's last line has none.
+  const body = lines.slice(i + 1, end);
+  t.content = body.length === 0 ? '' : body.join('\n') + (end < lines.length ? '\n' : '');
+  return closed ? end + 1 : end;
+}
+
+/** A quote of `> text` lines, one paragraph (rules_block/blockquote.mjs), up to a blank line or the end. */
+function quote(b: Blocks, i: number): number | null {
+  const lines = b.lines;
+  const texts: string[] = [];
+  let end = i;
+  for (; end < lines.length && lines[end]!.charCodeAt(0) === 0x3e; end++) {
+    const line = lines[end]!;
+    const text = line.slice(line.charCodeAt(1) === 0x20 ? 2 : 1);
+    if (!isParagraphLine(text)) return null;
+    texts.push(text);
+  }
+  // Any other line after it would continue its paragraph (lazily) or end it in ways left to markdown-it.
+  if (end < lines.length && lines[end] !== '') return null;
+  blockToken(b, 'blockquote_open', 'blockquote', 1, 0).markup = '>';
+  if (!paragraph(b, texts.join('\n'), 1, false)) return null;
+  blockToken(b, 'blockquote_close', 'blockquote', -1, 0).markup = '>';
+  return end;
+}
+
+/** A tight list of one-line bullet items with one marker (rules_block/list.mjs), up to a blank line or the end. */
+function bulletList(b: Blocks, i: number, marker: string): number | null {
+  const lines = b.lines;
+  blockToken(b, 'bullet_list_open', 'ul', 1, 0).markup = marker;
+  let end = i;
+  for (; end < lines.length; end++) {
+    const line = lines[end]!;
+    const item = BULLET.exec(line);
+    if (!item || item[1] !== marker || THEMATIC_BREAK.test(line)) break;
+    if (!isParagraphLine(item[2]!)) return null;
+    blockToken(b, 'list_item_open', 'li', 1, 1).markup = marker;
+    if (!paragraph(b, item[2]!, 2, true)) return null;
+    blockToken(b, 'list_item_close', 'li', -1, 1).markup = marker;
+  }
+  if (end < lines.length && lines[end] !== '') return null;
+  blockToken(b, 'bullet_list_close', 'ul', -1, 0).markup = marker;
+  return end;
+}
+
+/** A paragraph of lines from `i` up to a blank line, a line that interrupts it, or the end. */
+function paragraphBlock(b: Blocks, i: number): number | null {
+  const lines = b.lines;
+  let end = i;
+  while (end < lines.length && lines[end] !== '' && !(end > i && interrupts(lines[end]!))) {
+    if (!isParagraphLine(lines[end]!)) return null;
+    end++;
+  }
+  return paragraph(b, lines.slice(i, end).join('\n'), 0, false) ? end : null;
+}
+
 /**
  * The HTML markdown-it renders for `content`, or null when the direct path declines. `env` is
  * filled as markdown-it's rules fill it; on a decline it may hold part of what was found, so the
  * caller starts the markdown-it path with a fresh one.
+ *
+ * Blocks are paragraphs, fences, quotes of one paragraph and tight lists of one-line bullets, at
+ * no indentation, one blank line apart (or none, where a fence, quote or list interrupts a
+ * paragraph, and after a fence).
  */
 export function renderDirect(p: Prepared, content: string, env: Found): string | null {
   if (content === '' || ODD_SPACE.test(content)) return null;
   const md = p.md;
   const state = new md.core.State(content, md, env as unknown as Record<string, unknown>);
-  const TokenClass = state.Token;
-  const tokens: Token[] = [];
-  let line = 0;
-  let from = 0;
-  while (from <= content.length) {
-    let to = content.indexOf('\n\n', from);
-    if (to < 0) to = content.length;
-    const paragraph = content.slice(from, to);
-    if (paragraph === '') return null;
-    const multiline = paragraph.includes('\n');
-    // A table needs two lines, one of them with a `|`.
-    if (multiline && paragraph.includes('|')) return null;
-    let lines = 1;
-    for (let s = 0; ; ) {
-      const e = multiline ? paragraph.indexOf('\n', s) : -1;
-      const text = e < 0 ? paragraph.slice(s) : paragraph.slice(s, e);
-      if (text === '' || EDGE_SPACE.test(text) || BLOCK_START.test(text)) return null;
-      if (e < 0) break;
-      lines++;
-      s = e + 1;
+  const b: Blocks = { p, TokenClass: state.Token, env, lines: content.split('\n'), tokens: [] };
+  const lines = b.lines;
+  let i = 0;
+  let after: 'paragraph' | 'fence' | 'other' | null = null;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    // A blank line where a block should start: at the start, or a second in a row.
+    if (line === '') return null;
+    let next: number | null;
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      next = fence(b, i, open);
+      after = 'fence';
+    } else if (line.charCodeAt(0) === 0x3e /* > */) {
+      // A quote after a blank line that follows another is a new quote; left to markdown-it.
+      if (after === 'other') return null;
+      next = quote(b, i);
+      after = 'other';
+    } else if (BULLET.test(line) && !THEMATIC_BREAK.test(line)) {
+      // Items after a blank line would make the list before them loose.
+      if (after === 'other') return null;
+      next = bulletList(b, i, line[0]!);
+      after = 'other';
+    } else {
+      next = paragraphBlock(b, i);
+      after = 'paragraph';
     }
-    const children = inlineTokens(p, TokenClass, paragraph, env);
-    if (children === null) return null;
-    const map: [number, number] = [line, line + lines];
-    const open = new TokenClass('paragraph_open', 'p', 1);
-    open.block = true;
-    open.map = map;
-    const inline = new TokenClass('inline', '', 0);
-    inline.block = true;
-    inline.level = 1;
-    inline.map = map;
-    inline.content = paragraph;
-    inline.children = children;
-    const close = new TokenClass('paragraph_close', 'p', -1);
-    close.block = true;
-    tokens.push(open, inline, close);
-    line += lines + 1;
-    from = to + 2;
+    if (next === null) return null;
+    i = next;
+    if (i < lines.length && lines[i] === '') {
+      i++;
+      if (i === lines.length) return null;
+      if (after === 'paragraph' || after === 'fence') after = null;
+    } else if (after === 'other' && i < lines.length) return null;
   }
-  state.tokens = tokens;
+  state.tokens = b.tokens;
   for (const rule of p.after) rule(state);
   return md.renderer.render(state.tokens, md.options, env as unknown as Record<string, unknown>);
 }

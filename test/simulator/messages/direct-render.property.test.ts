@@ -37,6 +37,13 @@ const friendly = fc
   .filter((m) => m !== '');
 // Contents as the send path gives them: trimmed (zerver's message content is stripped).
 const trimmed = message.map((m) => m.trim()).filter((m) => m !== '');
+// Lines of the blocks the direct path reads (paragraphs, fences, quotes, bullets) and their near misses.
+const line = fc.oneof(
+  fc.constantFrom('Changes:', 'ok **go**', 'see #D1234', '', '', '```', '```python', '```quote', '```spoiler Title', '~~~', '````', '``` x`y', '  ```', '    ```', '``` ', '```\u00a0', '---', '* * *', '# h', '1. one', '|a|', 'a|b'),
+  fc.constantFrom('> ', '>', '>> ', '- ', '* ', '+ ', '-  ', '  ').chain((prefix) => fc.constantFrom('fix the `loop`', '@**King Hamlet**', '', ' x', '- y', '> z', 'zulip.com').map((rest) => prefix + rest)),
+  construct,
+);
+const blocky = fc.array(line, { minLength: 1, maxLength: 10 }).map((lines) => lines.join('\n').trim()).filter((m) => m !== '');
 
 function same(content: string): boolean {
   const viaDirect = renderFull(content, ctx, false, true);
@@ -46,13 +53,21 @@ function same(content: string): boolean {
 }
 
 describe('direct renderer', () => {
-  test('takes the common constructs of the benchmark mix and declines the block ones', () => {
+  test('takes every construct of the benchmark mix', () => {
     const taken = SEND_MIX.filter((c) => same(c.content)).map((c) => c.name);
-    expect(taken).toEqual(['plain line', 'emphasis', 'Markdown link', 'bare URL, query', 'bare domain', 'inline code', 'user mention', 'group mention', 'channel link', 'emoji', 'realm linkifier']);
+    expect(taken).toEqual(SEND_MIX.map((c) => c.name));
+  });
+
+  test('takes fences, one-paragraph quotes and tight lists of one-line items', () => {
+    for (const c of ['```\nx\n```', '~~~py\nx\n\n  y\n~~~', '```\nunclosed', 'a\n```\nb\n```\nc', '```quote\n**q**\n```', '> q', '> a\n>b\n\nc', '- x', '* a\n* b', 'Changes:\n- a\n- b\n\nafter']) {
+      same(c);
+      expect(renderDirectOnly(c, ctx), c).not.toBeNull();
+    }
   });
 
   test('declines what it is not sure of', () => {
-    for (const c of ['a\\*b', '**a *b* c**', '*a**', '<https://a.com>', '[x](https://a.com "t")', '&amp;', 'a\n\n\nb', ' a', 'a  \nb', '# h', '1. x', '- x', '> q', '```\nx\n```', 'a\n---', '**a**b', 'x**a**']) {
+    const blocks = ['> a\nlazy', '> a\n>\n> b', '> a\n\n> b', '>> a', '- a\nlazy', '- a\n\n- b', '- a\n* b', '- - -', '-  a', '- > a', '```a`\nx', '  ```\nx\n```', '> a\n```\nx\n```'];
+    for (const c of ['a\\*b', '**a *b* c**', '*a**', '<https://a.com>', '[x](https://a.com "t")', '&amp;', 'a\n\n\nb', ' a', 'a  \nb', '# h', '1. x', 'a\n---', '**a**b', 'x**a**', ...blocks]) {
       same(c);
       expect(renderDirectOnly(c, ctx), c).toBeNull();
     }
@@ -62,7 +77,7 @@ describe('direct renderer', () => {
     let taken = 0;
     let runs = 0;
     fc.assert(
-      fc.property(fc.oneof(friendly, trimmed, message), (content) => {
+      fc.property(fc.oneof(friendly, trimmed, message, blocky), (content) => {
         runs++;
         if (same(content)) taken++;
       }),
