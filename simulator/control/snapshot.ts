@@ -16,7 +16,12 @@ import type { State } from '../engine/state.ts';
 import { CodecError, decode, encode } from './codec.ts';
 
 export const SNAPSHOT_FORMAT = 'team-chat-simulator/snapshot';
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
+/**
+ * Version 4 differs from 5 only by the message store's id index (`messages.indexById`, a Map of
+ * every message id to its place), which version 5 reads off the ids instead: read by leaving it out.
+ */
+const DROPPED_IN_5 = 4;
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -79,9 +84,9 @@ export function readSnapshot(snapshot: unknown, reference: State): EngineContinu
   if (snapshot.format !== SNAPSHOT_FORMAT) {
     throw new SnapshotError([`not a snapshot: "format" is ${JSON.stringify(snapshot.format)}, expected "${SNAPSHOT_FORMAT}"`]);
   }
-  if (snapshot.version !== SNAPSHOT_VERSION) {
+  if (snapshot.version !== SNAPSHOT_VERSION && snapshot.version !== DROPPED_IN_5) {
     throw new SnapshotError([
-      `snapshot format version ${JSON.stringify(snapshot.version)}, but this simulator reads version ${SNAPSHOT_VERSION} only (written by another version of the simulator?)`,
+      `snapshot format version ${JSON.stringify(snapshot.version)}, but this simulator reads version ${SNAPSHOT_VERSION} (and ${DROPPED_IN_5}) only (written by another version of the simulator?)`,
     ]);
   }
   const problems: string[] = [];
@@ -102,6 +107,7 @@ export function readSnapshot(snapshot: unknown, reference: State): EngineContinu
   } catch (error) {
     problems.push(`"queues" ${error instanceof CodecError ? error.message : String(error)}`);
   }
+  if (snapshot.version === DROPPED_IN_5 && isRecord(state) && isRecord(state.messages)) delete state.messages.indexById;
   if (state !== undefined) {
     if (!isRecord(state)) problems.push('"state" must be an object');
     else {

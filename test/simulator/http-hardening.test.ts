@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatError } from '../../simulator/engine/errors.ts';
 import { createDispatcher } from '../../simulator/http/dispatch.ts';
+import { getMessage } from '../../simulator/engine/messages/store.ts';
 import { DEFAULT_LIMITS } from '../../simulator/http/hardening.ts';
 import { createHttpServer, MAX_BODY_BYTES, type HttpOptions } from '../../simulator/http/node.ts';
 import type { Route } from '../../simulator/http/route.ts';
@@ -212,7 +213,7 @@ describe('request bodies that arrive in pieces or not at all', () => {
     expect(statusOf(res.response)).toBe(200);
     const { id } = JSON.parse(bodyOf(res.response)) as { id: number };
     const store = s.engine.state.messages;
-    expect(store.messages[store.indexById.get(id)!]!.content).toBe(content);
+    expect(getMessage(store, id)!.content).toBe(content);
   });
 
   it('a client that hangs up mid-body costs no message and no logged error, and other clients are served', async () => {

@@ -7,6 +7,7 @@
  */
 import { getStreamByName, getUserByEmail, subscribersOf } from '../../../simulator/engine/core.ts';
 import { sendMessage } from '../../../simulator/engine/messages/send.ts';
+import { getMessage } from '../../../simulator/engine/messages/store.ts';
 import type { Simulator } from '../../../simulator/index.ts';
 import { startSimulatorServer } from '../../../simulator/cli/server.ts';
 import { answerCalls } from '../harness/processes.ts';
@@ -56,7 +57,7 @@ export function storeMessages(simulator: Simulator, count: number): number {
       content: i % 10 === 0 ? `message number ${i} about **things** and \`code\` :smile:` : `message number ${i} about things`,
       client: 'bench',
     });
-    const m = store.messages[store.indexById.get(value.id)!]!;
+    const m = getMessage(store, value.id)!;
     contentChars += m.content.length + m.renderedContent.length + m.topic.length;
   }
   return contentChars;

@@ -5,7 +5,7 @@
  * none is a pass.
  */
 import { canAccessStreamContent, type Engine } from '../../../simulator/engine/core.ts';
-import { FLAG_BITS, FLAG_SPACE, dmKey, topicKey } from '../../../simulator/engine/messages/store.ts';
+import { FLAG_BITS, FLAG_SPACE, dmKey, getMessage, indexOfMessage, topicKey } from '../../../simulator/engine/messages/store.ts';
 import { REALM_GROUP_SETTINGS, ROLE, type GroupSettingValue } from '../../../simulator/engine/state.ts';
 import { decodePath, type RawResponse } from '../../../simulator/http/dispatch.ts';
 import type { Route } from '../../../simulator/http/route.ts';
@@ -112,7 +112,7 @@ function bodyProblems(body: Json, engine: Engine, handledBy: Route | undefined, 
     const listed = ['pms', 'streams', 'huddles'].flatMap((k) => ((unread[k] as Json[] | undefined) ?? []).flatMap((e) => (e.unread_message_ids as number[]) ?? []));
     const store = engine.state.messages;
     for (const id of listed) {
-      const m = store.messages[store.indexById.get(id) ?? -1];
+      const m = getMessage(store, id);
       if (!m) problems.push(`unread_msgs lists message ${id}, which does not exist`);
       else if (userId !== undefined) {
         const row = m.userFlags.find((r) => Math.floor(r / FLAG_SPACE) === userId);
@@ -134,7 +134,7 @@ function leakedTo(engine: Engine, userId: number, value: unknown): string | unde
   if (value === null || typeof value !== 'object') return undefined;
   const m = value as Json;
   if (typeof m.id !== 'number' || (m.type !== 'stream' && m.type !== 'private')) return undefined;
-  const stored = engine.state.messages.messages[engine.state.messages.indexById.get(m.id) ?? -1];
+  const stored = getMessage(engine.state.messages, m.id);
   if (!stored) return undefined;
   if (stored.userFlags.some((row) => Math.floor(row / FLAG_SPACE) === userId)) return undefined;
   if (stored.streamId === null) return `user ${userId} was shown direct message ${m.id}, which they did not receive`;
@@ -269,7 +269,7 @@ export function stateProblems(engine: Engine, tracker: Tracker): string[] {
   for (const [path, id] of s.attachmentsByPath) if (s.attachments.get(id)?.pathId !== path) problems.push(`upload index: ${path} names upload ${id}, which has another path`);
   for (const a of s.attachments.values()) {
     if (s.attachmentsByPath.get(a.pathId) !== a.id) problems.push(`upload ${a.id} is not found by its path`);
-    for (const id of a.messageIds) if (!s.messages.indexById.has(id)) problems.push(`upload ${a.id} is linked from message ${id}, which does not exist`);
+    for (const id of a.messageIds) if (!getMessage(s.messages, id)) problems.push(`upload ${a.id} is linked from message ${id}, which does not exist`);
   }
 
   // Messages: ids grow, never come back, and every index agrees with the messages.
@@ -278,7 +278,7 @@ export function stateProblems(engine: Engine, tracker: Tracker): string[] {
   for (const [i, m] of store.messages.entries()) {
     if (m.id <= previous) problems.push(`message ${m.id} stored after message ${previous}`);
     previous = m.id;
-    if (store.indexById.get(m.id) !== i) problems.push(`message ${m.id} is not at its indexed position`);
+    if (indexOfMessage(store, m.id) !== i) problems.push(`message ${m.id} is not found at its position`);
     if (!s.users.has(m.senderId)) problems.push(`message ${m.id}'s sender ${m.senderId} does not exist`);
     if (m.streamId !== null) {
       const c = s.streams.get(m.streamId);
@@ -303,7 +303,6 @@ export function stateProblems(engine: Engine, tracker: Tracker): string[] {
       if ((row % FLAG_SPACE) >= FLAG_BITS.historical * 2) problems.push(`message ${m.id} has unknown flag bits for user ${userId}`);
     }
   }
-  if (store.indexById.size !== store.messages.length) problems.push(`the id index holds ${store.indexById.size} messages, the store ${store.messages.length}`);
   // A message that was not there before has an id above every id this sequence has seen.
   let max = tracker.maxMessageId;
   let added = 0;

@@ -18,7 +18,7 @@ import type { Channel } from '../../../schemas/generated/types/chat/channel.ts';
 import type { Subscription } from '../../../schemas/generated/types/chat/subscription.ts';
 import { ChatError } from '../errors.ts';
 import { effect, type Effect } from '../events/effects.ts';
-import { countSentSince } from '../messages/store.ts';
+import { countSentSince, getMessage } from '../messages/store.ts';
 import { groupSettingForApi } from '../groups/groups.ts';
 import {
   type ChannelGroupSetting,
@@ -50,8 +50,7 @@ function lastMessageTimestamp(engine: Engine, streamId: number): number | null {
   const ids = engine.state.messages.byStream.get(streamId);
   const last = ids?.[ids.length - 1];
   if (last === undefined) return null;
-  const index = engine.state.messages.indexById.get(last);
-  return index === undefined ? null : (engine.state.messages.messages[index]?.timestamp ?? null);
+  return getMessage(engine.state.messages, last)?.timestamp ?? null;
 }
 
 /** Messages per week over the last four weeks; null for channels younger than a week (as Zulip). */

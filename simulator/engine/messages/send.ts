@@ -27,7 +27,7 @@ import { nextId, type StreamRecord, type UserRecord } from '../state.ts';
 import { recordOutgoingWebhooks } from '../integrations/outgoing-webhooks.ts';
 import { codePointLength, unprintablePosition } from '../text.ts';
 import { messageRenderContext } from './context.ts';
-import { appendMessage, dmKey, FLAG_BITS, FLAG_SPACE, topicKey, type StoredMessage } from './store.ts';
+import { appendMessage, dmKey, getMessage, FLAG_BITS, FLAG_SPACE, topicKey, type StoredMessage } from './store.ts';
 
 export interface SendParams {
   type: string;
@@ -394,9 +394,8 @@ export function topicParticipants(engine: Engine, streamId: number, topic: strin
   const out = new Set<number>();
   // A topic participant is anyone who sent or reacted to a message in the topic.
   for (const id of ids) {
-    const index = engine.state.messages.indexById.get(id);
-    if (index === undefined) continue;
-    const message = engine.state.messages.messages[index]!;
+    const message = getMessage(engine.state.messages, id);
+    if (!message) continue;
     out.add(message.senderId);
     for (const r of message.reactions ?? []) out.add(r.userId);
   }

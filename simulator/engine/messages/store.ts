@@ -1,7 +1,8 @@
 // In-memory message store, shaped for 100,000+ messages.
 //
 // Messages live in one array in id order (ids only ever increase, so appending keeps it sorted);
-// an id → index map gives O(1) lookup. Narrow queries start from the smallest matching index
+// ids are handed out one after another, so a message's place is read off its id (indexOfMessage),
+// where a map of every id cost each send a hash insertion and the heap a table to keep. Narrow queries start from the smallest matching index
 // (per channel, per topic, per DM conversation, per user), each a sorted array of message ids,
 // so a narrowed GET /messages is a binary search plus a short walk instead of a full scan.
 //
@@ -108,7 +109,6 @@ export interface DmConversation {
 export interface MessageStore {
   /** All messages in id order. */
   messages: StoredMessage[];
-  indexById: Map<number, number>;
   /** channel id → ids of its messages, ascending. */
   byStream: Map<number, number[]>;
   /** channel id → lower-cased topic → ids, ascending (Zulip matches topics case-insensitively). */
@@ -129,7 +129,6 @@ export interface MessageStore {
 export function createMessageStore(): MessageStore {
   return {
     messages: [],
-    indexById: new Map(),
     byStream: new Map(),
     byTopic: new Map(),
     byDmKey: new Map(),
@@ -168,7 +167,6 @@ export function appendMessage(store: MessageStore, message: StoredMessage): Stor
   }
   // Equal text, one string: a topic or client name read from a request is a new string each time.
   if (last?.client === message.client) message.client = last.client;
-  store.indexById.set(message.id, store.messages.length);
   store.messages.push(message);
   if (message.streamId !== null) {
     pushTo(store.byStream, message.streamId, message.id);
@@ -199,8 +197,6 @@ export function removeMessages(store: MessageStore, ids: ReadonlySet<number>): v
   };
   // A new array (not an in-place splice): derived caches keyed on the array see the change.
   store.messages = store.messages.filter((m) => !ids.has(m.id));
-  store.indexById.clear();
-  store.messages.forEach((m, i) => store.indexById.set(m.id, i));
   for (const list of store.byStream.values()) keep(list);
   for (const topics of store.byTopic.values()) for (const list of topics.values()) keep(list);
   for (const list of store.byDmKey.values()) keep(list);
@@ -254,8 +250,33 @@ export function removeUserRow(store: MessageStore, message: StoredMessage, userI
 }
 
 export function getMessage(store: MessageStore, id: number): StoredMessage | undefined {
-  const index = store.indexById.get(id);
-  return index === undefined ? undefined : store.messages[index];
+  const index = indexOfMessage(store, id);
+  return index < 0 ? undefined : store.messages[index];
+}
+
+/**
+ * Where message `id` sits in the store's array, or -1. Ids come one after another, so where none
+ * was deleted a message is as far from the first (or, past a deletion, the last) as its id is
+ * from theirs; else a binary search over the ascending ids finds it.
+ */
+export function indexOfMessage(store: MessageStore, id: number): number {
+  const messages = store.messages;
+  const n = messages.length;
+  if (n === 0) return -1;
+  const fromFirst = id - messages[0]!.id;
+  if (fromFirst >= 0 && fromFirst < n && messages[fromFirst]!.id === id) return fromFirst;
+  const fromLast = n - 1 - (messages[n - 1]!.id - id);
+  if (fromLast >= 0 && fromLast < n && messages[fromLast]!.id === id) return fromLast;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = messages[mid]!.id;
+    if (at === id) return mid;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 function findRow(message: StoredMessage, userId: number): number {

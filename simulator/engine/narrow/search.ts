@@ -3,7 +3,7 @@
 // same way, without stemming. A word → message-ids index is derived from the store on first use
 // and extended as messages arrive; it is a cache, not state (kept out of snapshots).
 import type { Engine } from '../core.ts';
-import { lowerBound, type MessageStore, type StoredMessage } from '../messages/store.ts';
+import { indexOfMessage, lowerBound, type MessageStore, type StoredMessage } from '../messages/store.ts';
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
@@ -57,8 +57,8 @@ function wordIndex(engine: Engine, store: MessageStore): WordIndex {
 export function reindexMessageWords(engine: Engine, store: MessageStore, message: StoredMessage, before: ReadonlySet<string>): void {
   const index = engine.caches.wordIndexes.get(store);
   if (!index || index.messages !== store.messages) return;
-  const position = store.indexById.get(message.id);
-  if (position === undefined || position >= index.indexed) return;
+  const position = indexOfMessage(store, message.id);
+  if (position < 0 || position >= index.indexed) return;
   const after = messageWords(message);
   for (const w of before) {
     if (after.has(w)) continue;

@@ -278,7 +278,7 @@ describe('reset, snapshot and restore over HTTP', () => {
     expect(await refused.json()).toEqual({
       result: 'error',
       code: 'INVALID_SNAPSHOT',
-      msg: `Invalid snapshot: snapshot format version 99, but this simulator reads version ${SNAPSHOT_VERSION} only (written by another version of the simulator?)`,
+      msg: `Invalid snapshot: snapshot format version 99, but this simulator reads version ${SNAPSHOT_VERSION} (and 4) only (written by another version of the simulator?)`,
     });
   });
 });

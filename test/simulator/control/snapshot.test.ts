@@ -95,6 +95,16 @@ describe('snapshot → restore → snapshot', () => {
     expect(JSON.stringify(other.snapshot())).toBe(text);
   });
 
+  it('a version 4 snapshot, which kept an index of message ids, restores to the same state', async () => {
+    const { s } = await exercised();
+    const current = viaJson(s.snapshot()) as Record<string, any>;
+    const state = decode(current.state) as { messages: { messages: { id: number }[]; indexById?: Map<number, number> } };
+    state.messages.indexById = new Map(state.messages.messages.map((m, i) => [m.id, i]));
+    const other = fresh();
+    other.restore(viaJson({ ...current, version: 4, state: encode(state) }));
+    expect(JSON.stringify(other.snapshot())).toBe(JSON.stringify(current));
+  });
+
   it('the restored simulator answers every request as the original does', async () => {
     const { s, queueId } = await exercised();
     const other = fresh();
@@ -137,7 +147,7 @@ describe('a snapshot that cannot be restored', () => {
   const refusals: [string, (snapshot: Record<string, any>) => unknown, string][] = [
     ['not an object', () => [1, 2], 'not a snapshot: expected a JSON object'],
     ['another format', (x) => ({ ...x, format: 'something/else' }), 'not a snapshot: "format" is "something/else", expected "team-chat-simulator/snapshot"'],
-    ['another version', (x) => ({ ...x, version: SNAPSHOT_VERSION + 1 }), `snapshot format version ${SNAPSHOT_VERSION + 1}, but this simulator reads version ${SNAPSHOT_VERSION} only`],
+    ['another version', (x) => ({ ...x, version: SNAPSHOT_VERSION + 1 }), `snapshot format version ${SNAPSHOT_VERSION + 1}, but this simulator reads version ${SNAPSHOT_VERSION} (and 4) only`],
     ['a state field missing', (x) => ({ ...x, state: { ...x.state, drafts: undefined } }), 'state.drafts is missing'],
     ['a state field it does not know', (x) => ({ ...x, state: { ...x.state, gizmos: [] } }), 'state.gizmos is not a field this simulator knows'],
     ['a realm setting missing', (x) => ({ ...x, state: { ...x.state, realm: { ...x.state.realm, name: undefined } } }), 'state.realm.name is missing'],

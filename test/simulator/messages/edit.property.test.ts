@@ -4,7 +4,7 @@
 // messages returns.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { FLAG_SPACE, topicKey, type MessageStore } from '../../../simulator/engine/messages/store.ts';
+import { FLAG_SPACE, indexOfMessage, topicKey, type MessageStore } from '../../../simulator/engine/messages/store.ts';
 import { clockedSim, fetchMessages, HAMLET, IAGO, patch, post } from './helpers.ts';
 import { bruteForce, conversations, narrowArbitrary, topics, viewers, words, type NarrowTermLike } from './narrow-oracle.ts';
 
@@ -38,7 +38,7 @@ function expectIndexesConsistent(store: MessageStore): void {
   const byTopic = new Map<string, number[]>();
   const byUser = new Map<number, number[]>();
   store.messages.forEach((m, i) => {
-    expect(store.indexById.get(m.id)).toBe(i);
+    expect(indexOfMessage(store, m.id)).toBe(i);
     if (m.streamId !== null) {
       byStream.set(m.streamId, [...(byStream.get(m.streamId) ?? []), m.id]);
       const key = `${m.streamId}:${topicKey(m.topic)}`;
