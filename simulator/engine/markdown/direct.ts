@@ -1,15 +1,18 @@
-// A direct renderer for the messages bots and people send most: one or more plain paragraphs of
-// text, **strong**, *em*, _em_, ~~del~~, `code`, [text](http…) links, bare URLs and domains,
-// mentions, channel and topic links, :emoji: and linkifier matches. It reads the source once and
-// builds the token stream markdown-it's block and inline parsers would have built for it
-// (markdown-it/lib/rules_block/paragraph.mjs, rules_inline/*.mjs and the ruler2 pass), then runs
-// markdown-it's own core rules after parsing (linkify, text_join, the realm's linkifiers) and its
-// renderer, so the render rules and what follows them are the same code on both paths.
+// A direct renderer for the messages bots and people send most: paragraphs of text, **strong**,
+// *em*, _em_, ~~del~~, `code`, [text](http…) links, bare URLs and domains, mentions, channel and
+// topic links, :emoji: and linkifier matches, and fences, one-paragraph quotes and tight bullet
+// lists of such lines. It reads the source once and builds the token stream markdown-it's block
+// and inline parsers would have built for it (markdown-it/lib/rules_block/*.mjs, rules_inline/*.mjs
+// and the ruler2 pass), then runs markdown-it's own core rules after parsing (linkify, text_join,
+// the realm's linkifiers) and its renderer, so the render rules and what follows them are the same
+// code on both paths. Where those core rules would change nothing (no text run linkify-it could
+// link, no linkifier that applies), the same scan writes the HTML markdown-it's renderer would
+// write for those tokens instead (renderDirectHtml), with the render rules index.ts sets.
 //
 // Anything it is not sure of makes it decline (null), and the caller renders with markdown-it:
-// block syntax, indentation, odd blank lines, escapes, entities, autolinks, emphasis that nests,
-// touches punctuation or is left open, links with titles or unusual destinations, and so on. A
-// property test holds its HTML to markdown-it's for generated messages.
+// other block syntax, indentation, odd blank lines, escapes, entities, autolinks, emphasis that
+// nests, touches punctuation or is left open, links with titles or unusual destinations, and so
+// on. A property test holds its HTML, on both paths, to markdown-it's for generated messages.
 import type { MarkdownIt, StateCore, Token } from 'markdown-it';
 import type { Found, InlineMatch, RenderContext } from './index.ts';
 
@@ -18,6 +21,20 @@ export interface DirectRules {
   mention(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined;
   channelLink(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined;
   emoji(src: string, start: number, max: number, ctx: RenderContext): InlineMatch | undefined;
+  /** Whether markdown-it's linkify rule could link in this text run (true for every run linkify-it's `test` accepts). */
+  mayLink(text: string): boolean;
+  /** Whether a realm linkifier could match somewhere in this message (its zulip_linkifiers rule would run). */
+  linkifiersApply(content: string, env: Found): boolean;
+  /** The render rules of the inline tokens the scan makes, as index.ts sets them on the renderer. */
+  html: InlineHtml;
+}
+
+/** What markdown-it's renderer writes for a text, a code span, a soft break and a strikethrough (the rules index.ts sets). */
+export interface InlineHtml {
+  text(content: string): string;
+  code(content: string): string;
+  softbreak: string;
+  strike: readonly [open: string, close: string];
 }
 
 type CoreRule = (state: StateCore) => void;
@@ -27,7 +44,17 @@ interface Prepared {
   /** The enabled core rules after `inline` (linkify, replacements, smartquotes, text_join, …). */
   after: CoreRule[];
   rules: DirectRules;
+  /** The inline HTML rules, where the core rules after parsing are the ones renderDirectHtml knows idle; else null. */
+  html: InlineHtml | null;
+  TokenClass: typeof Token;
 }
+
+/**
+ * Core rules renderDirectHtml knows to change nothing in what it writes: linkify (where no text
+ * run may link), replacements and smartquotes (with typographer off), text_join (the scan makes
+ * no text_special tokens, nor two text tokens in a row) and Zulip's linkifiers (where none applies).
+ */
+const IDLE_AFTER_PARSING = ['linkify', 'replacements', 'smartquotes', 'text_join', 'zulip_linkifiers'];
 
 /** The core rules that run after parsing, read once from the ruler (in its order, enabled only). */
 export function prepareDirect(md: MarkdownIt, rules: DirectRules): Prepared {
@@ -35,7 +62,10 @@ export function prepareDirect(md: MarkdownIt, rules: DirectRules): Prepared {
   const enabled = ruler.__rules__.filter((r) => r.enabled);
   const inline = enabled.findIndex((r) => r.name === 'inline');
   if (inline < 0) throw new Error('markdown-it has no inline core rule');
-  return { md, after: enabled.slice(inline + 1).map((r) => r.fn), rules };
+  const names = enabled.slice(inline + 1).map((r) => r.name);
+  const idle = !md.options.typographer && names.length === IDLE_AFTER_PARSING.length && names.every((n, k) => n === IDLE_AFTER_PARSING[k]);
+  const TokenClass = (md.core.State.prototype as unknown as { Token: typeof Token }).Token;
+  return { md, after: enabled.slice(inline + 1).map((r) => r.fn), rules, html: idle ? rules.html : null, TokenClass };
 }
 
 // Characters that start a block in markdown-it at a line's start (rules_block/*.mjs), or that the
@@ -102,29 +132,128 @@ function isCloserNext(c: number): boolean {
 const ENTITY_START = /^&(?:#|[a-z][a-z0-9]{1,31};)/i;
 const HTTP_LINK = /^https?:\/\//i;
 
-class Builder {
-  readonly children: Token[] = [];
+/**
+ * Where the inline scan puts what it finds. Both kinds keep markdown-it's pending text (where it
+ * starts in the source) and are told of each construct the scan takes.
+ */
+abstract class Sink {
   /** Where the pending text (markdown-it's state.pending) starts in the source. */
   pendingStart = 0;
-  constructor(
-    private readonly TokenClass: typeof Token,
-    readonly src: string,
-  ) {}
+  src = '';
+  abstract text(content: string, inEmphasis: boolean): void;
+  abstract softbreak(): void;
+  abstract html(content: string): void;
+  abstract code(content: string): void;
+  abstract delimited(kind: 'strong' | 'em' | 's', markup: string, inner: string): void;
+  abstract link(href: string, label: string, auto: boolean): void;
 
-  token(type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
+  /** Pushes the pending text up to `end` (markdown-it's pushPending). */
+  flush(end: number): void {
+    if (end > this.pendingStart) this.text(this.src.slice(this.pendingStart, end), false);
+  }
+}
+
+const DELIMITED = {
+  strong: ['strong_open', 'strong_close', 'strong'],
+  em: ['em_open', 'em_close', 'em'],
+  s: ['s_open', 's_close', 's'],
+} as const;
+
+/** The scan as markdown-it tokens, for markdown-it's core rules and renderer. */
+class TokenSink extends Sink {
+  children: Token[] = [];
+  constructor(private readonly TokenClass: typeof Token) {
+    super();
+  }
+
+  private token(type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
     const t = new this.TokenClass(type, tag, nesting);
     t.level = level;
     this.children.push(t);
     return t;
   }
 
-  text(content: string, level: number): void {
-    this.token('text', '', 0, level).content = content;
+  text(content: string, inEmphasis: boolean): void {
+    this.token('text', '', 0, inEmphasis ? 1 : 0).content = content;
   }
 
-  /** Pushes the pending text up to `end` (markdown-it's pushPending). */
-  flush(end: number): void {
-    if (end > this.pendingStart) this.text(this.src.slice(this.pendingStart, end), 0);
+  softbreak(): void {
+    this.token('softbreak', 'br', 0, 0);
+  }
+
+  html(content: string): void {
+    this.token('html_inline', '', 0, 0).content = content;
+  }
+
+  code(content: string): void {
+    const t = this.token('code_inline', 'code', 0, 0);
+    t.markup = '`';
+    t.content = content;
+  }
+
+  delimited(kind: 'strong' | 'em' | 's', markup: string, inner: string): void {
+    const [open, close, tag] = DELIMITED[kind];
+    this.token(open, tag, 1, 0).markup = markup;
+    this.token('text', '', 0, 1).content = inner;
+    this.token(close, tag, -1, 0).markup = markup;
+  }
+
+  link(href: string, label: string, auto: boolean): void {
+    const open = this.token('link_open', 'a', 1, 0);
+    open.attrs = [['href', href]];
+    this.token('text', '', 0, 1).content = label;
+    const close = this.token('link_close', 'a', -1, 0);
+    if (auto) {
+      open.markup = close.markup = 'linkify';
+      open.info = close.info = 'auto';
+    }
+  }
+}
+
+/**
+ * The scan as the HTML markdown-it's renderer gives those tokens (renderer.mjs renderToken, and the
+ * render rules index.ts sets, passed in as `inline`), for a message that nothing after parsing
+ * changes: `quiet` turns down a text run that markdown-it's linkify rule could link.
+ */
+class HtmlSink extends Sink {
+  out = '';
+  /** A text run the linkify rule could change was met: the message takes the token path. */
+  loud = false;
+  constructor(
+    private readonly inline: InlineHtml,
+    private readonly escapeAttr: (s: string) => string,
+    private readonly mayLink: (text: string) => boolean,
+  ) {
+    super();
+  }
+
+
+  text(content: string): void {
+    if (this.mayLink(content)) this.loud = true;
+    this.out += this.inline.text(content);
+  }
+
+  softbreak(): void {
+    this.out += this.inline.softbreak;
+  }
+
+  html(content: string): void {
+    this.out += content;
+  }
+
+  code(content: string): void {
+    this.out += this.inline.code(content);
+  }
+
+  delimited(kind: 'strong' | 'em' | 's', _markup: string, inner: string): void {
+    if (this.mayLink(inner)) this.loud = true;
+    const [open, close] = kind === 's' ? this.inline.strike : [`<${kind}>`, `</${kind}>`];
+    this.out += open + this.inline.text(inner) + close;
+  }
+
+  link(href: string, label: string): void {
+    // Link text is left alone by the linkify rule.
+    this.out += `<a href="${this.escapeAttr(href)}">${this.inline.text(label)}</a>`;
   }
 }
 
@@ -132,10 +261,11 @@ class Builder {
  * The inline children markdown-it would give one paragraph's text (after its ruler2 pass), or
  * null to decline. `env` collects mentions as markdown-it's rules do.
  */
-function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: Found): Token[] | null {
+function scanInline(p: Prepared, b: Sink, src: string, env: Found): boolean {
   const { md, rules } = p;
   const max = src.length;
-  const b = new Builder(TokenClass, src);
+  b.src = src;
+  b.pendingStart = 0;
   let pos = 0;
   while (pos < max) {
     const c = src.charCodeAt(pos);
@@ -147,7 +277,7 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
     switch (c) {
       case 0x0a /* \n */: {
         b.flush(pos);
-        b.token('softbreak', 'br', 0, 0);
+        b.softbreak();
         pos++;
         b.pendingStart = pos;
         continue;
@@ -157,7 +287,7 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
         const m = c === 0x40 ? rules.mention(src, pos, max, env, false) : rules.channelLink(src, pos, max, env, false);
         if (m) {
           b.flush(pos);
-          b.token('html_inline', '', 0, 0).content = m.html;
+          b.html(m.html);
           pos = m.end;
           b.pendingStart = pos;
         } else pos++;
@@ -167,7 +297,7 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
         const m = rules.emoji(src, pos, max, env.ctx);
         if (m) {
           b.flush(pos);
-          b.token('html_inline', '', 0, 0).content = m.html;
+          b.html(m.html);
           pos = m.end;
           b.pendingStart = pos;
           continue;
@@ -178,15 +308,13 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
       }
       case 0x60 /* ` */: {
         // One backtick to the next single one on the same line; longer runs are left to markdown-it.
-        if (src.charCodeAt(pos + 1) === 0x60) return null;
+        if (src.charCodeAt(pos + 1) === 0x60) return false;
         const close = src.indexOf('`', pos + 1);
-        if (close < 0 || src.charCodeAt(close + 1) === 0x60) return null;
+        if (close < 0 || src.charCodeAt(close + 1) === 0x60) return false;
         const inner = src.slice(pos + 1, close);
-        if (inner.includes('\n')) return null;
+        if (inner.includes('\n')) return false;
         b.flush(pos);
-        const t = b.token('code_inline', 'code', 0, 0);
-        t.markup = '`';
-        t.content = inner.replace(/^ (.+) $/, '$1');
+        b.code(inner.replace(/^ (.+) $/, '$1'));
         pos = close + 1;
         b.pendingStart = pos;
         continue;
@@ -195,23 +323,23 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
       case 0x5f /* _ */:
       case 0x7e /* ~ */: {
         const end = emphasisAt(b, pos, c);
-        if (end === null) return null;
+        if (end === null) return false;
         pos = end;
         continue;
       }
       case 0x5b /* [ */: {
         const end = linkAt(md, b, pos);
-        if (end === null) return null;
+        if (end === null) return false;
         pos = end;
         continue;
       }
       case 0x26 /* & */:
-        if (ENTITY_START.test(src.slice(pos, pos + 34))) return null;
+        if (ENTITY_START.test(src.slice(pos, pos + 34))) return false;
         pos++;
         continue;
       case 0x5c /* \ */:
       case 0x3c /* < */:
-        return null;
+        return false;
       default:
         // ! $ % + - = > ^ { } ]: no rule Zulip's renderer runs acts on them here (image is off).
         pos++;
@@ -219,7 +347,7 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
     }
   }
   b.flush(max);
-  return b.children;
+  return true;
 }
 
 /**
@@ -227,7 +355,7 @@ function inlineTokens(p: Prepared, TokenClass: typeof Token, src: string, env: F
  * text right before `://`, then linkify-it's match at that start. The same calls, in the same
  * order; the position after the link, or undefined when the rule would not fire.
  */
-function linkifyAt(md: MarkdownIt, b: Builder, pos: number): number | undefined {
+function linkifyAt(md: MarkdownIt, b: Sink, pos: number): number | undefined {
   const src = b.src;
   if (pos + 3 > src.length || src.charCodeAt(pos + 1) !== 0x2f || src.charCodeAt(pos + 2) !== 0x2f) return undefined;
   const pending = pos - b.pendingStart;
@@ -246,14 +374,7 @@ function linkifyAt(md: MarkdownIt, b: Builder, pos: number): number | undefined 
   const fullUrl = md.normalizeLink(url);
   if (!md.validateLink(fullUrl)) return undefined;
   b.flush(protoStart);
-  const open = b.token('link_open', 'a', 1, 0);
-  open.attrs = [['href', fullUrl]];
-  open.markup = 'linkify';
-  open.info = 'auto';
-  b.text(md.normalizeLinkText(url), 1);
-  const close = b.token('link_close', 'a', -1, 0);
-  close.markup = 'linkify';
-  close.info = 'auto';
+  b.link(fullUrl, md.normalizeLinkText(url), true);
   const end = pos + url.length - protoLength;
   b.pendingStart = end;
   return end;
@@ -268,7 +389,7 @@ function linkifyAt(md: MarkdownIt, b: Builder, pos: number): number | undefined 
  * opens and such a closer only closes (CommonMark's flanking rules), and with no other active
  * delimiter in the paragraph markdown-it's balance_pairs pairs exactly these. Anything else: null.
  */
-function emphasisAt(b: Builder, pos: number, marker: number): number | null {
+function emphasisAt(b: Sink, pos: number, marker: number): number | null {
   const src = b.src;
   let n = 1;
   while (src.charCodeAt(pos + n) === marker) n++;
@@ -285,11 +406,7 @@ function emphasisAt(b: Builder, pos: number, marker: number): number | null {
   while (src.charCodeAt(j + m) === marker) m++;
   if (m !== n || !isCloserNext(src.charCodeAt(j + n))) return null;
   b.flush(pos);
-  const markup = src.slice(pos, pos + n);
-  const [open, close, tag] = marker === 0x7e ? ['s_open', 's_close', 's'] : n === 2 ? ['strong_open', 'strong_close', 'strong'] : ['em_open', 'em_close', 'em'];
-  b.token(open, tag, 1, 0).markup = markup;
-  b.text(src.slice(pos + n, j), 1);
-  b.token(close, tag, -1, 0).markup = markup;
+  b.delimited(marker === 0x7e ? 's' : n === 2 ? 'strong' : 'em', src.slice(pos, pos + n), src.slice(pos + n, j));
   const end = j + n;
   b.pendingStart = end;
   return end;
@@ -300,7 +417,7 @@ function emphasisAt(b: Builder, pos: number, marker: number): number | null {
  * (markdown-it's link rule and helpers, rules_inline/link.mjs); a `[plain label]` with no `(`
  * after it is text (Zulip's renderer has no reference links). Anything else: null.
  */
-function linkAt(md: MarkdownIt, b: Builder, pos: number): number | null {
+function linkAt(md: MarkdownIt, b: Sink, pos: number): number | null {
   const src = b.src;
   let j = pos + 1;
   while (j < src.length && isPlainInner(src.charCodeAt(j))) j++;
@@ -318,21 +435,20 @@ function linkAt(md: MarkdownIt, b: Builder, pos: number): number | null {
   const href = md.normalizeLink(md.utils.unescapeAll(destination));
   if (!md.validateLink(href)) return null;
   b.flush(pos);
-  b.token('link_open', 'a', 1, 0).attrs = [['href', href]];
-  b.text(src.slice(pos + 1, j), 1);
-  b.token('link_close', 'a', -1, 0);
+  b.link(href, src.slice(pos + 1, j), false);
   const end = k + 1;
   b.pendingStart = end;
   return end;
 }
 
-/** What the block scanner builds on: the tokens so far and what an inline paragraph needs. */
+/** What the block scanner builds on: the tokens so far (or, writing HTML, its sink) and what an inline paragraph needs. */
 interface Blocks {
   p: Prepared;
   TokenClass: typeof Token;
   env: Found;
   lines: string[];
   tokens: Token[];
+  html: HtmlSink | null;
 }
 
 /** A line that may sit in a paragraph as the direct path renders it (text of its own, no block start). */
@@ -347,25 +463,48 @@ const BULLET = /^([*+-]) (.*)$/;
 /** A thematic break, which a `- - -` or `* * *` line is before it is a list (rules_block/hr.mjs). */
 const THEMATIC_BREAK = /^(?:(?:\* *){3,}|(?:- *){3,}|(?:_ *){3,})$/;
 
-function blockToken(b: Blocks, type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
+function newBlockToken(b: Blocks, type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
   const t = new b.TokenClass(type, tag, nesting);
   t.block = true;
   t.level = level;
-  b.tokens.push(t);
   return t;
+}
+
+/**
+ * A block tag: a token, or the HTML markdown-it's renderToken gives it where it stands (the
+ * opening tags here are followed by a block, which puts a newline after them, but `<li>`, whose
+ * tight paragraph is hidden; every closing tag is followed by a newline).
+ */
+function tag(b: Blocks, type: string, name: string, nesting: 1 | -1, level: number, markup: string): void {
+  if (b.html) b.html.out += nesting === -1 ? `</${name}>\n` : name === 'li' ? '<li>' : `<${name}>\n`;
+  else {
+    const t = newBlockToken(b, type, name, nesting, level);
+    t.markup = markup;
+    b.tokens.push(t);
+  }
 }
 
 /** One paragraph (at `level`) of `text`, its lines joined; false to decline. */
 function paragraph(b: Blocks, text: string, level: number, hidden: boolean): boolean {
   // A table needs two lines, one of them with a `|`.
   if (text.includes('\n') && text.includes('|')) return false;
-  const children = inlineTokens(b.p, b.TokenClass, text, b.env);
-  if (children === null) return false;
-  blockToken(b, 'paragraph_open', 'p', 1, level).hidden = hidden;
-  const inline = blockToken(b, 'inline', '', 0, level + 1);
+  if (b.html) {
+    if (!hidden) b.html.out += '<p>';
+    // Loud: the rest is read with tokens, from the start.
+    if (!scanInline(b.p, b.html, text, b.env) || b.html.loud) return false;
+    if (!hidden) b.html.out += '</p>\n';
+    return true;
+  }
+  const sink = new TokenSink(b.TokenClass);
+  if (!scanInline(b.p, sink, text, b.env)) return false;
+  const open = newBlockToken(b, 'paragraph_open', 'p', 1, level);
+  open.hidden = hidden;
+  const inline = newBlockToken(b, 'inline', '', 0, level + 1);
   inline.content = text;
-  inline.children = children;
-  blockToken(b, 'paragraph_close', 'p', -1, level).hidden = hidden;
+  inline.children = sink.children;
+  const close = newBlockToken(b, 'paragraph_close', 'p', -1, level);
+  close.hidden = hidden;
+  b.tokens.push(open, inline, close);
   return true;
 }
 
@@ -395,12 +534,16 @@ function fence(b: Blocks, i: number, open: RegExpExecArray): number | null {
     closed = true;
     break;
   }
-  const t = blockToken(b, 'fence', 'code', 0, 0);
+  const t = newBlockToken(b, 'fence', 'code', 0, 0);
   t.info = info;
   t.markup = markup;
   // getLines(…, keepLastLF): each line with its newline; the document's last line has none.
   const body = lines.slice(i + 1, end);
   t.content = body.length === 0 ? '' : body.join('\n') + (end < lines.length ? '\n' : '');
+  if (b.html) {
+    const md = b.p.md;
+    b.html.out += md.renderer.rules.fence!([t], 0, md.options, b.env as unknown as Record<string, unknown>, md.renderer);
+  } else b.tokens.push(t);
   return closed ? end + 1 : end;
 }
 
@@ -417,28 +560,28 @@ function quote(b: Blocks, i: number): number | null {
   }
   // Any other line after it would continue its paragraph (lazily) or end it in ways left to markdown-it.
   if (end < lines.length && lines[end] !== '') return null;
-  blockToken(b, 'blockquote_open', 'blockquote', 1, 0).markup = '>';
+  tag(b, 'blockquote_open', 'blockquote', 1, 0, '>');
   if (!paragraph(b, texts.join('\n'), 1, false)) return null;
-  blockToken(b, 'blockquote_close', 'blockquote', -1, 0).markup = '>';
+  tag(b, 'blockquote_close', 'blockquote', -1, 0, '>');
   return end;
 }
 
 /** A tight list of one-line bullet items with one marker (rules_block/list.mjs), up to a blank line or the end. */
 function bulletList(b: Blocks, i: number, marker: string): number | null {
   const lines = b.lines;
-  blockToken(b, 'bullet_list_open', 'ul', 1, 0).markup = marker;
+  tag(b, 'bullet_list_open', 'ul', 1, 0, marker);
   let end = i;
   for (; end < lines.length; end++) {
     const line = lines[end]!;
     const item = BULLET.exec(line);
     if (!item || item[1] !== marker || THEMATIC_BREAK.test(line)) break;
     if (!isParagraphLine(item[2]!)) return null;
-    blockToken(b, 'list_item_open', 'li', 1, 1).markup = marker;
+    tag(b, 'list_item_open', 'li', 1, 1, marker);
     if (!paragraph(b, item[2]!, 2, true)) return null;
-    blockToken(b, 'list_item_close', 'li', -1, 1).markup = marker;
+    tag(b, 'list_item_close', 'li', -1, 1, marker);
   }
   if (end < lines.length && lines[end] !== '') return null;
-  blockToken(b, 'bullet_list_close', 'ul', -1, 0).markup = marker;
+  tag(b, 'bullet_list_close', 'ul', -1, 0, marker);
   return end;
 }
 
@@ -454,26 +597,19 @@ function paragraphBlock(b: Blocks, i: number): number | null {
 }
 
 /**
- * The HTML markdown-it renders for `content`, or null when the direct path declines. `env` is
- * filled as markdown-it's rules fill it; on a decline it may hold part of what was found, so the
- * caller starts the markdown-it path with a fresh one.
- *
- * Blocks are paragraphs, fences, quotes of one paragraph and tight lists of one-line bullets, at
- * no indentation, one blank line apart (or none, where a fence, quote or list interrupts a
+ * Reads `content` into blocks (tokens, or HTML): false where the direct path declines. Blocks are
+ * paragraphs, fences, quotes of one paragraph and tight lists of one-line bullets, at no
+ * indentation, one blank line apart (or none, where a fence, quote or list interrupts a
  * paragraph, and after a fence).
  */
-export function renderDirect(p: Prepared, content: string, env: Found): string | null {
-  if (content === '' || ODD_SPACE.test(content)) return null;
-  const md = p.md;
-  const state = new md.core.State(content, md, env as unknown as Record<string, unknown>);
-  const b: Blocks = { p, TokenClass: state.Token, env, lines: content.split('\n'), tokens: [] };
+function scanBlocks(b: Blocks): boolean {
   const lines = b.lines;
   let i = 0;
   let after: 'paragraph' | 'fence' | 'other' | null = null;
   while (i < lines.length) {
     const line = lines[i]!;
     // A blank line where a block should start: at the start, or a second in a row.
-    if (line === '') return null;
+    if (line === '') return false;
     let next: number | null;
     const open = FENCE_OPEN.exec(line);
     if (open) {
@@ -481,27 +617,61 @@ export function renderDirect(p: Prepared, content: string, env: Found): string |
       after = 'fence';
     } else if (line.charCodeAt(0) === 0x3e /* > */) {
       // A quote after a blank line that follows another is a new quote; left to markdown-it.
-      if (after === 'other') return null;
+      if (after === 'other') return false;
       next = quote(b, i);
       after = 'other';
     } else if (BULLET.test(line) && !THEMATIC_BREAK.test(line)) {
       // Items after a blank line would make the list before them loose.
-      if (after === 'other') return null;
+      if (after === 'other') return false;
       next = bulletList(b, i, line[0]!);
       after = 'other';
     } else {
       next = paragraphBlock(b, i);
       after = 'paragraph';
     }
-    if (next === null) return null;
+    if (next === null) return false;
     i = next;
     if (i < lines.length && lines[i] === '') {
       i++;
-      if (i === lines.length) return null;
+      if (i === lines.length) return false;
       if (after === 'paragraph' || after === 'fence') after = null;
-    } else if (after === 'other' && i < lines.length) return null;
+    } else if (after === 'other' && i < lines.length) return false;
   }
+  return true;
+}
+
+/**
+ * The HTML markdown-it renders for `content`, or null when the direct path declines. `env` is
+ * filled as markdown-it's rules fill it; on a decline it may hold part of what was found, so the
+ * caller starts the markdown-it path with a fresh one.
+ */
+export function renderDirect(p: Prepared, content: string, env: Found): string | null {
+  if (content === '' || ODD_SPACE.test(content)) return null;
+  const md = p.md;
+  const state = new md.core.State(content, md, env as unknown as Record<string, unknown>);
+  const b: Blocks = { p, TokenClass: state.Token, env, lines: content.split('\n'), tokens: [], html: null };
+  if (!scanBlocks(b)) return null;
   state.tokens = b.tokens;
   for (const rule of p.after) rule(state);
   return md.renderer.render(state.tokens, md.options, env as unknown as Record<string, unknown>);
+}
+
+/** renderDirectHtml's answer for a message the core rules after parsing would change: render it with tokens. */
+export const LOUD = Symbol('loud');
+
+/**
+ * The same HTML, written as the scan goes, for a message that nothing after parsing changes: no
+ * text run markdown-it's linkify rule could link (`mayLink`: linkify-it's pretest, which every run
+ * its `test` accepts passes), no linkifier whose literal the message holds, and the other core rules idle
+ * (prepareDirect checks which run). No tokens are made, nor markdown-it's renderer run. LOUD where
+ * a core rule could act, null where the direct path declines; `env` is then partly filled, as above.
+ */
+export function renderDirectHtml(p: Prepared, content: string, env: Found): string | null | typeof LOUD {
+  if (!p.html) return LOUD;
+  if (content === '' || ODD_SPACE.test(content)) return null;
+  if (p.rules.linkifiersApply(content, env)) return LOUD;
+  const sink = new HtmlSink(p.html, p.md.utils.escapeHtml, p.rules.mayLink);
+  const b: Blocks = { p, TokenClass: p.TokenClass, env, lines: content.split('\n'), tokens: [], html: sink };
+  if (!scanBlocks(b)) return sink.loud ? LOUD : null;
+  return sink.out;
 }

@@ -8,7 +8,7 @@ import { nameForUnicodeCode, unicodeCodeForName, EXTRA_EMOJI } from '../emoji/in
 import { narrowHashEncode } from './hash.ts';
 import { quickLinkifyPretest, skipLinklessMessages } from './linkify-pretest.ts';
 import { skipIdlePunycode } from './normalize-link.ts';
-import { prepareDirect, renderDirect } from './direct.ts';
+import { LOUD, prepareDirect, renderDirect, renderDirectHtml, type InlineHtml } from './direct.ts';
 import { scanHttpTails } from './http-tail.ts';
 import { linkifiersFor, linkifyRun, linkifyText, topicLinks as topicLinksWith, topicLinksJson as topicLinksJsonWith, uncachedLinkifiers, type Linkifier, type LinkifierCaches } from './linkifiers.ts';
 
@@ -337,6 +337,15 @@ function codeBlock(code: string, lang: string): string {
   return `<div class="codehilite"${langAttr}><pre><span></span><code>${escapeHtml(body)}\n</code></pre></div>\n`;
 }
 
+/** The render rules of the inline tokens the direct path makes: the renderer's, and its HTML path's. */
+const INLINE_HTML: InlineHtml = {
+  text: renderTextWithEmoji,
+  code: (content) => `<code>${escapeText(content)}</code>`,
+  softbreak: '<br>\n',
+  // Zulip's ~~strike~~ is a <del> (its DEL_RE SimpleTagPattern), not markdown-it's <s>.
+  strike: ['<del>', '</del>'],
+};
+
 function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, linkify: true, breaks: true, typographer: false });
   // Zulip links bare domains with a known TLD ("zulip.com" → http://zulip.com), not bare emails.
@@ -353,8 +362,8 @@ function createRenderer(): MarkdownIt {
   skipIdlePunycode(md);
 
   const rules = md.renderer.rules;
-  rules.text = (tokens: Token[], idx: number) => renderTextWithEmoji(tokens[idx]!.content);
-  rules.code_inline = (tokens: Token[], idx: number) => `<code>${escapeText(tokens[idx]!.content)}</code>`;
+  rules.text = (tokens: Token[], idx: number) => INLINE_HTML.text(tokens[idx]!.content);
+  rules.code_inline = (tokens: Token[], idx: number) => INLINE_HTML.code(tokens[idx]!.content);
   rules.code_block = (tokens: Token[], idx: number) => codeBlock(tokens[idx]!.content, '');
   rules.fence = (tokens: Token[], idx: number, _options, env) => {
     const token = tokens[idx]!;
@@ -370,10 +379,9 @@ function createRenderer(): MarkdownIt {
     }
     return codeBlock(token.content, lang);
   };
-  // Zulip's ~~strike~~ is a <del> (its DEL_RE SimpleTagPattern), not markdown-it's <s>.
-  rules.s_open = () => '<del>';
-  rules.s_close = () => '</del>';
-  rules.softbreak = () => '<br>\n';
+  rules.s_open = () => INLINE_HTML.strike[0];
+  rules.s_close = () => INLINE_HTML.strike[1];
+  rules.softbreak = () => INLINE_HTML.softbreak;
   rules.hardbreak = () => '<br>\n';
   return md;
 }
@@ -443,7 +451,18 @@ function linkifierRule(state: StateCore): void {
 }
 
 const renderer = createRenderer();
-const direct = prepareDirect(renderer, { mention: matchMention, channelLink: matchChannelLink, emoji: matchEmoji });
+const direct = prepareDirect(renderer, {
+  mention: matchMention,
+  channelLink: matchChannelLink,
+  emoji: matchEmoji,
+  // linkify-it's pretest (after LINK_MAYBE, see linkify-pretest.ts): every text its `test` links passes it.
+  mayLink: (text) => renderer.linkify.pretest(text),
+  linkifiersApply: (content, env) => {
+    const linkifiers = env.ctx.linkifiers;
+    return linkifiers !== undefined && linkifiers.length > 0 && linkifiersFor(content, linkifiers, env.ctx.linkifierCaches ?? uncachedLinkifiers()).length > 0;
+  },
+  html: INLINE_HTML,
+});
 
 /**
  * One line of plain words renders to a single paragraph with nothing to find; skipping the
@@ -488,12 +507,16 @@ export function renderFull(content: string, ctx: RenderContext, plain = false, u
     };
   }
   let env = newFound(ctx);
-  let rendered = useDirect ? renderDirect(direct, content, env) : null;
-  if (rendered === null) {
-    // A declined direct render may have recorded part of what it found.
-    if (useDirect) env = newFound(ctx);
-    rendered = renderer.render(content, env as unknown as Record<string, unknown>);
+  let rendered: string | null = null;
+  if (useDirect) {
+    // HTML as the scan goes where nothing after parsing changes the tokens, else tokens; a
+    // declined or loud attempt may have recorded part of what it found.
+    const html = renderDirectHtml(direct, content, env);
+    if (typeof html === 'string') rendered = html;
+    else if (html === LOUD) rendered = renderDirect(direct, content, (env = newFound(ctx)));
+    if (rendered === null) env = newFound(ctx);
   }
+  rendered ??= renderer.render(content, env as unknown as Record<string, unknown>);
   const html = rendered.endsWith('\n') ? rendered.slice(0, -1) : rendered;
   // Each test below needs an `<a ` (or, case-blind, `<A `) or an `<img `, and the link tests an
   // image extension or the uploads path: most messages have none, and a substring search is far
@@ -515,6 +538,12 @@ export function renderFull(content: string, ctx: RenderContext, plain = false, u
 /** The direct renderer alone (its HTML, trailing newline kept), or null where it declines: for tests. */
 export function renderDirectOnly(content: string, ctx: RenderContext): string | null {
   return renderDirect(direct, content, newFound(ctx));
+}
+
+/** Its HTML path alone: the HTML, null where it declines, 'loud' where a core rule could act: for tests. */
+export function renderDirectHtmlOnly(content: string, ctx: RenderContext): string | null | 'loud' {
+  const html = renderDirectHtml(direct, content, newFound(ctx));
+  return html === LOUD ? 'loud' : html;
 }
 
 /** Zulip's status ("/me") message test: one line starting with "/me ". */

@@ -390,15 +390,24 @@ export function compileAll(linkifiers: readonly Linkifier[], caches: LinkifierCa
 
 const NO_READY: readonly Ready[] = [];
 
+/** An escape or something that may be an entity (markdown-it's rules_inline/escape.mjs and entity.mjs), which decode into text. */
+const DECODES = /\\|&(?:#|[a-z][a-z0-9]{1,31};)/i;
+
+/** Whether markdown-it may make text of Markdown `source` that is not a piece of it. */
+export function mayDecodeText(source: string): boolean {
+  return DECODES.test(source);
+}
+
 /**
  * compileAll() less the linkifiers that cannot match in any text run of `source`, the Markdown
  * the runs come from. Each run is a piece of one line of it, except where markdown-it decodes an
- * escape (`\#`) or an entity (`&#35;`) into text: a source with neither holds every literal any
- * run holds, and a literal (plain characters only, see requiredLiteral) never takes in the edge
- * characters linkifyRun adds. Most messages hold no linkifier's literal: nothing is made for them.
+ * escape (`\#`) or an entity (`&#35;`, `&amp;`) into text: a source with neither holds every
+ * literal any run holds, and a literal (plain characters only, see requiredLiteral) never takes
+ * in the edge characters linkifyRun adds. Most messages hold no linkifier's literal: nothing is
+ * made for them.
  */
 export function linkifiersFor(source: string, linkifiers: readonly Linkifier[], caches: LinkifierCaches): readonly Ready[] {
-  if (source.includes('&') || source.includes('\\')) return compileAll(linkifiers, caches);
+  if (mayDecodeText(source)) return compileAll(linkifiers, caches);
   let out: Ready[] | undefined;
   for (const linkifier of linkifiers) {
     const literal = literalOf(linkifier);

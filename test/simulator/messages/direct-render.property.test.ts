@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { getUserByEmail } from '../../../simulator/engine/core.ts';
-import { renderDirectOnly, renderFull } from '../../../simulator/engine/markdown/index.ts';
+import { renderDirectHtmlOnly, renderDirectOnly, renderFull } from '../../../simulator/engine/markdown/index.ts';
 import { messageRenderContext } from '../../../simulator/engine/messages/context.ts';
 import { createSimulator } from '../../../simulator/index.ts';
 import { SEND_MIX } from '../../../scripts/bench/sim/constructs.ts';
@@ -45,17 +45,27 @@ const line = fc.oneof(
 );
 const blocky = fc.array(line, { minLength: 1, maxLength: 10 }).map((lines) => lines.join('\n').trim()).filter((m) => m !== '');
 
+let htmlTaken = 0;
 function same(content: string): boolean {
   const viaDirect = renderFull(content, ctx, false, true);
   const viaMarkdownIt = renderFull(content, ctx, false, false);
   expect(viaDirect).toEqual(viaMarkdownIt);
-  return renderDirectOnly(content, ctx) !== null;
+  const tokens = renderDirectOnly(content, ctx);
+  const html = renderDirectHtmlOnly(content, ctx);
+  // The HTML path takes only what the token path takes, and writes what it renders.
+  if (html !== null && html !== 'loud') {
+    htmlTaken++;
+    expect(html).toBe(tokens);
+  }
+  return tokens !== null;
 }
 
 describe('direct renderer', () => {
-  test('takes every construct of the benchmark mix', () => {
+  test('takes every construct of the benchmark mix, all but bare domains and linkifier text without tokens', () => {
     const taken = SEND_MIX.filter((c) => same(c.content)).map((c) => c.name);
     expect(taken).toEqual(SEND_MIX.map((c) => c.name));
+    const loud = SEND_MIX.filter((c) => renderDirectHtmlOnly(c.content, ctx) === 'loud').map((c) => c.name);
+    expect(loud).toEqual(['bare domain', 'realm linkifier']);
   });
 
   test('takes fences, one-paragraph quotes and tight lists of one-line items', () => {
@@ -85,5 +95,6 @@ describe('direct renderer', () => {
     );
     // A generator that only ever made declined messages would test nothing.
     expect(taken).toBeGreaterThan(runs / 20);
+    expect(htmlTaken).toBeGreaterThan(runs / 40);
   }, 30_000 + NUM_RUNS);
 });
