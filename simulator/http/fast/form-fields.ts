@@ -27,14 +27,55 @@ const isWellFormed = (text: string): boolean => (text as string & { isWellFormed
 
 /** One name or value as application/x-www-form-urlencoded decodes it; null: leave it to the oracle. */
 function decodePiece(piece: string): string | null {
+  if (!piece.includes('%')) return piece.includes('+') ? piece.replaceAll('+', ' ') : piece;
+  return decodeAscii(piece) ?? decodeEscaped(piece);
+}
+
+function decodeEscaped(piece: string): string | null {
   // `+` is a space; an escaped plus (%2B) is decoded after, so it stays a plus.
   const spaced = piece.includes('+') ? piece.replaceAll('+', ' ') : piece;
-  if (!spaced.includes('%')) return spaced;
   try {
     return decodeURIComponent(spaced);
   } catch {
     return null;
   }
+}
+
+/** Hex digit values by character code below 256 (-1: not a hex digit). */
+const HEX = new Int8Array(256).fill(-1);
+for (let i = 0; i < 10; i++) HEX[0x30 + i] = i;
+for (let i = 0; i < 6; i++) HEX[0x41 + i] = HEX[0x61 + i] = 10 + i;
+
+/** Where decodeAscii writes; a piece longer than it takes the other path. */
+const scratch = Buffer.allocUnsafeSlow(4096);
+// Node's Latin-1 reader of a byte range, without toString's argument handling (which cost more than
+// the decoding): on Buffer.prototype since Node's first releases, undocumented.
+const latin1Slice = (scratch as unknown as { latin1Slice?: (start: number, end: number) => string }).latin1Slice;
+
+/**
+ * An escaped piece whose text and escapes are all ASCII, decoded in one pass (a `+`, an escape or
+ * a character at a time into bytes, read back as Latin-1): what `+` then decodeURIComponent give it,
+ * which replaceAll's and decodeURIComponent's passes cost twice over. undefined for anything else
+ * (an escape of a byte above 0x7F, a `%` that starts no escape, other text): decodeEscaped reads it.
+ */
+function decodeAscii(piece: string): string | undefined {
+  const n = piece.length;
+  if (latin1Slice === undefined || n > scratch.length) return undefined;
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    const c = piece.charCodeAt(i);
+    if (c === 0x25 /* % */) {
+      if (i + 2 >= n) return undefined;
+      const high = piece.charCodeAt(i + 1);
+      const low = piece.charCodeAt(i + 2);
+      if (high > 0x7f || low > 0x7f || HEX[high]! < 0 || HEX[low]! < 0 || HEX[high]! > 7) return undefined;
+      scratch[w++] = (HEX[high]! << 4) | HEX[low]!;
+      i += 2;
+    } else if (c === 0x2b /* + */) scratch[w++] = 0x20;
+    else if (c > 0x7f) return undefined;
+    else scratch[w++] = c;
+  }
+  return latin1Slice.call(scratch, 0, w);
 }
 
 /** A query string or form body's fields, as plainFormFields reads them. */
