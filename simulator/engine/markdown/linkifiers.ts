@@ -7,6 +7,7 @@
 // pattern (a backtracking engine hangs on `(a+)+b` against a line of `a`s), with RE2's meaning of
 // `\s`, `.` and the Unicode classes, as on Zulip's server.
 import { RE2JS } from 're2js';
+import { AFTER, BEFORE, nativeLinkifier, OUTER } from './linkifier-native.ts';
 
 /** The part of linkify-it (markdown-it's link finder) that topic_links uses for raw URLs. */
 export interface LinkFinder {
@@ -36,6 +37,8 @@ export type Need = { text: string } | { all: Need[] } | { any: Need[] };
 /** A linkifier ready to run: the wrapped regex (null when it does not compile: it matches nothing). */
 export interface Compiled {
   re: CompiledPattern | null;
+  /** The same as a RegExp, where the pattern keeps to what both engines read alike (linkifier-native.ts); else null. */
+  native: RegExp | null;
   /** The user's group names, which fill the URL template, with their group numbers. */
   groups: [name: string, index: number][];
   /** Group numbers of the wrapped pattern's OUTER and AFTER groups, and how many groups in all. */
@@ -52,10 +55,6 @@ export interface Compiled {
   template: string;
 }
 
-// Group names Zulip reserves around the user's pattern (they cannot collide with user groups).
-const BEFORE = 'linkifier_before_match';
-const OUTER = 'linkifier_actual_match';
-const AFTER = 'linkifier_after_match';
 
 /** prepare_linkifier_pattern: the pattern is RE2 syntax already; `\s` is ASCII whitespace in RE2. */
 function preparePattern(source: string): string {
@@ -92,6 +91,7 @@ function compile(caches: LinkifierCaches, linkifier: Linkifier): Compiled {
     const re2 = re ? re.re2() : null;
     compiled = {
       re: re2,
+      native: re2 ? nativeLinkifier(linkifier.pattern) : null,
       groups,
       outer: named[OUTER] ?? 0,
       after: named[AFTER] ?? 0,
@@ -290,8 +290,57 @@ function matchesOf(compiled: Compiled, text: string): readonly LinkifierMatch[] 
   return searchAll(compiled, compiled.re, text);
 }
 
+/** Longest text the RegExp searches (linear per start, so at worst quadratic in this); longer texts go to re2js. */
+const NATIVE_MAX_TEXT = 2000;
+const SURROGATE = /[\ud800-\udfff]/;
+/** Whether searches take re2js even where a RegExp would do (tests compare the two). */
+let re2Only = false;
+
+/** Run `f` with every search on re2js: for tests. */
+export function withRe2Only<T>(f: () => T): T {
+  re2Only = true;
+  try {
+    return f();
+  } finally {
+    re2Only = false;
+  }
+}
+
 /** matchesOf() past the check of what the text needs. */
 function searchAll(compiled: Compiled, re: CompiledPattern, text: string): readonly LinkifierMatch[] {
+  // The RegExp on text with no surrogate halves: where a search starts inside a pair differs.
+  const native = compiled.native;
+  if (native && !re2Only && text.length <= NATIVE_MAX_TEXT && !SURROGATE.test(text)) return searchAllNative(compiled, native, text);
+  return searchAllRe2(compiled, re, text);
+}
+
+/** searchAll() with the RegExp: the same starts, the same groups read by name. */
+function searchAllNative(compiled: Compiled, re: RegExp, text: string): readonly LinkifierMatch[] {
+  let out: LinkifierMatch[] | undefined;
+  let pos = 0;
+  while (pos < text.length) {
+    let from = pos;
+    if (compiled.prefix !== '') {
+      const at = text.indexOf(compiled.prefix, pos);
+      if (at < 0) break;
+      from = Math.max(pos, at - 1);
+    }
+    re.lastIndex = from;
+    const m = re.exec(text);
+    if (!m) break;
+    const found = m.groups!;
+    const values: Record<string, string | undefined> = {};
+    for (const [name] of compiled.groups) values[name] = found[name];
+    const before = found[BEFORE]!.length;
+    (out ??= []).push({ index: m.index + before, text: found[OUTER]!, url: expandParsedTemplate(compiled.url, values) });
+    const start = m.index;
+    const next = m.index + m[0].length - found[AFTER]!.length;
+    pos = next > start ? next : start + 1;
+  }
+  return out ?? NO_MATCHES;
+}
+
+function searchAllRe2(compiled: Compiled, re: CompiledPattern, text: string): readonly LinkifierMatch[] {
   let out: LinkifierMatch[] | undefined;
   let pos = 0;
   while (pos < text.length) {
