@@ -5,7 +5,8 @@
 //
 // Patterns run on re2js, an RE2 engine: matching takes time linear in the text, whatever the
 // pattern (a backtracking engine hangs on `(a+)+b` against a line of `a`s), with RE2's meaning of
-// `\s`, `.` and the Unicode classes, as on Zulip's server.
+// `\s`, `.` and the Unicode classes, as on Zulip's server. A pattern both engines read alike, on
+// which backtracking stays linear per start, runs as a RegExp on shorter texts (linkifier-native.ts).
 import { RE2JS } from 're2js';
 import { AFTER, BEFORE, nativeLinkifier, OUTER } from './linkifier-native.ts';
 
