@@ -315,17 +315,24 @@ function searchAll(compiled: Compiled, re: CompiledPattern, text: string): reado
   return searchAllRe2(compiled, re, text);
 }
 
+/**
+ * Where a search from `pos` begins, or -1 where none can match. The user's pattern starts right
+ * after the one-unit BEFORE group (or at the text's start), so no match starts before one unit
+ * ahead of its prefix's next occurrence: the search, which tries every start, begins there.
+ */
+function searchStart(compiled: Compiled, text: string, pos: number): number {
+  if (compiled.prefix === '') return pos;
+  const at = text.indexOf(compiled.prefix, pos);
+  return at < 0 ? -1 : Math.max(pos, at - 1);
+}
+
 /** searchAll() with the RegExp: the same starts, the same groups read by name. */
 function searchAllNative(compiled: Compiled, re: RegExp, text: string): readonly LinkifierMatch[] {
   let out: LinkifierMatch[] | undefined;
   let pos = 0;
   while (pos < text.length) {
-    let from = pos;
-    if (compiled.prefix !== '') {
-      const at = text.indexOf(compiled.prefix, pos);
-      if (at < 0) break;
-      from = Math.max(pos, at - 1);
-    }
+    const from = searchStart(compiled, text, pos);
+    if (from < 0) break;
     re.lastIndex = from;
     const m = re.exec(text);
     if (!m) break;
@@ -345,15 +352,8 @@ function searchAllRe2(compiled: Compiled, re: CompiledPattern, text: string): re
   let out: LinkifierMatch[] | undefined;
   let pos = 0;
   while (pos < text.length) {
-    // The user's pattern starts right after the one-unit BEFORE group (or at the text's start),
-    // so no match starts before one unit ahead of its prefix's next occurrence: the search,
-    // which tries every start, begins there.
-    let from = pos;
-    if (compiled.prefix !== '') {
-      const at = text.indexOf(compiled.prefix, pos);
-      if (at < 0) break;
-      from = Math.max(pos, at - 1);
-    }
+    const from = searchStart(compiled, text, pos);
+    if (from < 0) break;
     const result = re.matchWithGroup(text, from, text.length, UNANCHORED, compiled.groupCount);
     if (result[0] !== true) break;
     const g = result[1] as readonly number[];
