@@ -142,7 +142,7 @@ export type ResponseOf<K extends ResponseName> = ChatResponses[K];
  * Outcome whose value they are (dispatch commits its events: the one place that does), or a raw
  * reply; at once or later.
  */
-export type Answer<T> = T | SerializedFields<T> | RawReply | Outcome<T> | Refusal;
+export type Answer<T> = T | SerializedFields<T> | RawReply | Outcome<T | SerializedFields<T>> | Refusal;
 export type Reply<T> = Answer<T> | Promise<Answer<T>>;
 
 /** A route and the type of its success fields, generated from the schema it names. */
