@@ -5,9 +5,9 @@
 // and inline parsers would have built for it (markdown-it/lib/rules_block/*.mjs, rules_inline/*.mjs
 // and the ruler2 pass), then runs markdown-it's own core rules after parsing (linkify, text_join,
 // the realm's linkifiers) and its renderer, so the render rules and what follows them are the same
-// code on both paths. Where those core rules would change nothing (no text run linkify-it could
-// link, no linkifier that applies), the same scan writes the HTML markdown-it's renderer would
-// write for those tokens instead (renderDirectHtml), with the render rules index.ts sets.
+// code on both paths. Where no realm linkifier applies, the same scan writes the HTML
+// markdown-it's renderer would write for those tokens instead (renderDirectHtml), with the render
+// rules index.ts sets and the linkify rule's links put in as that rule would.
 //
 // Anything it is not sure of makes it decline (null), and the caller renders with markdown-it:
 // other block syntax, indentation, odd blank lines, escapes, entities, autolinks, emphasis that
@@ -21,8 +21,6 @@ export interface DirectRules {
   mention(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined;
   channelLink(src: string, start: number, max: number, env: Found, silent: boolean): InlineMatch | undefined;
   emoji(src: string, start: number, max: number, ctx: RenderContext): InlineMatch | undefined;
-  /** Whether markdown-it's linkify rule could link in this text run (true for every run linkify-it's `test` accepts). */
-  mayLink(text: string): boolean;
   /** Whether a realm linkifier could match somewhere in this message (its zulip_linkifiers rule would run). */
   linkifiersApply(content: string, env: Found): boolean;
   /** The render rules of the inline tokens the scan makes, as index.ts sets them on the renderer. */
@@ -50,9 +48,9 @@ interface Prepared {
 }
 
 /**
- * Core rules renderDirectHtml knows to change nothing in what it writes: linkify (where no text
- * run may link), replacements and smartquotes (with typographer off), text_join (the scan makes
- * no text_special tokens, nor two text tokens in a row) and Zulip's linkifiers (where none applies).
+ * The core rules renderDirectHtml knows: linkify (which it applies itself, run by run),
+ * replacements and smartquotes (idle with typographer off), text_join (idle: the scan makes no
+ * text_special tokens, nor two text tokens in a row) and Zulip's linkifiers (where none applies).
  */
 const IDLE_AFTER_PARSING = ['linkify', 'replacements', 'smartquotes', 'text_join', 'zulip_linkifiers'];
 
@@ -212,25 +210,24 @@ class TokenSink extends Sink {
 
 /**
  * The scan as the HTML markdown-it's renderer gives those tokens (renderer.mjs renderToken, and the
- * render rules index.ts sets, passed in as `inline`), for a message that nothing after parsing
- * changes: `quiet` turns down a text run that markdown-it's linkify rule could link.
+ * render rules index.ts sets, passed in as `inline`), with what markdown-it's linkify rule would
+ * make of each text run outside links (rules_core/linkify.mjs, its steps in its order), for a
+ * message the other core rules after parsing leave alone.
  */
 class HtmlSink extends Sink {
   out = '';
-  /** A text run the linkify rule could change was met: the message takes the token path. */
-  loud = false;
+  /** The paragraph whose whole text linkify-it's pretest was last asked about, and its answer. */
+  private askedOf = '';
+  private mayLinkIn = false;
   constructor(
+    private readonly md: MarkdownIt,
     private readonly inline: InlineHtml,
-    private readonly escapeAttr: (s: string) => string,
-    private readonly mayLink: (text: string) => boolean,
   ) {
     super();
   }
 
-
   text(content: string): void {
-    if (this.mayLink(content)) this.loud = true;
-    this.out += this.inline.text(content);
+    this.out += this.linkified(content);
   }
 
   softbreak(): void {
@@ -246,14 +243,40 @@ class HtmlSink extends Sink {
   }
 
   delimited(kind: 'strong' | 'em' | 's', _markup: string, inner: string): void {
-    if (this.mayLink(inner)) this.loud = true;
     const [open, close] = kind === 's' ? this.inline.strike : [`<${kind}>`, `</${kind}>`];
-    this.out += open + this.inline.text(inner) + close;
+    this.out += open + this.linkified(inner) + close;
   }
 
   link(href: string, label: string): void {
     // Link text is left alone by the linkify rule.
-    this.out += `<a href="${this.escapeAttr(href)}">${this.inline.text(label)}</a>`;
+    this.out += `<a href="${this.md.utils.escapeHtml(href)}">${this.inline.text(label)}</a>`;
+  }
+
+  /** A text run as the linkify rule leaves it: its links (if the paragraph passes the pretest and it passes `test`) among its text. */
+  private linkified(text: string): string {
+    const { md, inline } = this;
+    const linkify = md.linkify;
+    if (!linkify.pretest(text)) return inline.text(text);
+    if (this.askedOf !== this.src) {
+      this.askedOf = this.src;
+      this.mayLinkIn = linkify.pretest(this.src);
+    }
+    if (!this.mayLinkIn || !linkify.test(text)) return inline.text(text);
+    const links = linkify.match(text) ?? [];
+    let out = '';
+    let lastPos = 0;
+    for (const link of links) {
+      const fullUrl = md.normalizeLink(link.url);
+      if (!md.validateLink(fullUrl)) continue;
+      let urlText = link.text;
+      if (!link.schema) urlText = md.normalizeLinkText(`http://${urlText}`).replace(/^http:\/\//, '');
+      else if (link.schema === 'mailto:' && !/^mailto:/i.test(urlText)) urlText = md.normalizeLinkText(`mailto:${urlText}`).replace(/^mailto:/, '');
+      else urlText = md.normalizeLinkText(urlText);
+      if (link.index > lastPos) out += inline.text(text.slice(lastPos, link.index));
+      out += `<a href="${md.utils.escapeHtml(fullUrl)}">${inline.text(urlText)}</a>`;
+      lastPos = link.lastIndex;
+    }
+    return lastPos < text.length ? out + inline.text(text.slice(lastPos)) : out;
   }
 }
 
@@ -490,8 +513,7 @@ function paragraph(b: Blocks, text: string, level: number, hidden: boolean): boo
   if (text.includes('\n') && text.includes('|')) return false;
   if (b.html) {
     if (!hidden) b.html.out += '<p>';
-    // Loud: the rest is read with tokens, from the start.
-    if (!scanInline(b.p, b.html, text, b.env) || b.html.loud) return false;
+    if (!scanInline(b.p, b.html, text, b.env)) return false;
     if (!hidden) b.html.out += '</p>\n';
     return true;
   }
@@ -660,18 +682,16 @@ export function renderDirect(p: Prepared, content: string, env: Found): string |
 export const LOUD = Symbol('loud');
 
 /**
- * The same HTML, written as the scan goes, for a message that nothing after parsing changes: no
- * text run markdown-it's linkify rule could link (`mayLink`: linkify-it's pretest, which every run
- * its `test` accepts passes), no linkifier whose literal the message holds, and the other core rules idle
- * (prepareDirect checks which run). No tokens are made, nor markdown-it's renderer run. LOUD where
- * a core rule could act, null where the direct path declines; `env` is then partly filled, as above.
+ * The same HTML, written as the scan goes, for a message no realm linkifier applies to (the other
+ * core rules after parsing are linkify, which the sink applies run by run, and rules idle here:
+ * prepareDirect checks which run). No tokens are made, nor markdown-it's renderer run. LOUD where
+ * a linkifier applies, null where the direct path declines; `env` is then partly filled, as above.
  */
 export function renderDirectHtml(p: Prepared, content: string, env: Found): string | null | typeof LOUD {
   if (!p.html) return LOUD;
   if (content === '' || ODD_SPACE.test(content)) return null;
   if (p.rules.linkifiersApply(content, env)) return LOUD;
-  const sink = new HtmlSink(p.html, p.md.utils.escapeHtml, p.rules.mayLink);
+  const sink = new HtmlSink(p.md, p.html);
   const b: Blocks = { p, TokenClass: p.TokenClass, env, lines: content.split('\n'), tokens: [], html: sink };
-  if (!scanBlocks(b)) return sink.loud ? LOUD : null;
-  return sink.out;
+  return scanBlocks(b) ? sink.out : null;
 }

@@ -455,8 +455,6 @@ const direct = prepareDirect(renderer, {
   mention: matchMention,
   channelLink: matchChannelLink,
   emoji: matchEmoji,
-  // linkify-it's pretest (after LINK_MAYBE, see linkify-pretest.ts): every text its `test` links passes it.
-  mayLink: (text) => renderer.linkify.pretest(text),
   linkifiersApply: (content, env) => {
     const linkifiers = env.ctx.linkifiers;
     return linkifiers !== undefined && linkifiers.length > 0 && linkifiersFor(content, linkifiers, env.ctx.linkifierCaches ?? uncachedLinkifiers()).length > 0;
@@ -509,8 +507,8 @@ export function renderFull(content: string, ctx: RenderContext, plain = false, u
   let env = newFound(ctx);
   let rendered: string | null = null;
   if (useDirect) {
-    // HTML as the scan goes where nothing after parsing changes the tokens, else tokens; a
-    // declined or loud attempt may have recorded part of what it found.
+    // HTML as the scan goes where no linkifier applies, else tokens; a declined or loud attempt
+    // may have recorded part of what it found.
     const html = renderDirectHtml(direct, content, env);
     if (typeof html === 'string') rendered = html;
     else if (html === LOUD) rendered = renderDirect(direct, content, (env = newFound(ctx)));
@@ -540,7 +538,7 @@ export function renderDirectOnly(content: string, ctx: RenderContext): string | 
   return renderDirect(direct, content, newFound(ctx));
 }
 
-/** Its HTML path alone: the HTML, null where it declines, 'loud' where a core rule could act: for tests. */
+/** Its HTML path alone: the HTML, null where it declines, 'loud' where a linkifier applies: for tests. */
 export function renderDirectHtmlOnly(content: string, ctx: RenderContext): string | null | 'loud' {
   const html = renderDirectHtml(direct, content, newFound(ctx));
   return html === LOUD ? 'loud' : html;
