@@ -138,7 +138,7 @@ abstract class Sink {
   /** Where the pending text (markdown-it's state.pending) starts in the source. */
   pendingStart = 0;
   src = '';
-  abstract text(content: string, inEmphasis: boolean): void;
+  abstract text(content: string): void;
   abstract softbreak(): void;
   abstract html(content: string): void;
   abstract code(content: string): void;
@@ -147,7 +147,7 @@ abstract class Sink {
 
   /** Pushes the pending text up to `end` (markdown-it's pushPending). */
   flush(end: number): void {
-    if (end > this.pendingStart) this.text(this.src.slice(this.pendingStart, end), false);
+    if (end > this.pendingStart) this.text(this.src.slice(this.pendingStart, end));
   }
 }
 
@@ -171,8 +171,8 @@ class TokenSink extends Sink {
     return t;
   }
 
-  text(content: string, inEmphasis: boolean): void {
-    this.token('text', '', 0, inEmphasis ? 1 : 0).content = content;
+  text(content: string): void {
+    this.token('text', '', 0, 0).content = content;
   }
 
   softbreak(): void {
@@ -467,7 +467,6 @@ function linkAt(md: MarkdownIt, b: Sink, pos: number): number | null {
 /** What the block scanner builds on: the tokens so far (or, writing HTML, its sink) and what an inline paragraph needs. */
 interface Blocks {
   p: Prepared;
-  TokenClass: typeof Token;
   env: Found;
   lines: string[];
   tokens: Token[];
@@ -487,7 +486,7 @@ const BULLET = /^([*+-]) (.*)$/;
 const THEMATIC_BREAK = /^(?:(?:\* *){3,}|(?:- *){3,}|(?:_ *){3,})$/;
 
 function newBlockToken(b: Blocks, type: string, tag: string, nesting: 1 | 0 | -1, level: number): Token {
-  const t = new b.TokenClass(type, tag, nesting);
+  const t = new b.p.TokenClass(type, tag, nesting);
   t.block = true;
   t.level = level;
   return t;
@@ -517,7 +516,7 @@ function paragraph(b: Blocks, text: string, level: number, hidden: boolean): boo
     if (!hidden) b.html.out += '</p>\n';
     return true;
   }
-  const sink = new TokenSink(b.TokenClass);
+  const sink = new TokenSink(b.p.TokenClass);
   if (!scanInline(b.p, sink, text, b.env)) return false;
   const open = newBlockToken(b, 'paragraph_open', 'p', 1, level);
   open.hidden = hidden;
@@ -671,7 +670,7 @@ export function renderDirect(p: Prepared, content: string, env: Found): string |
   if (content === '' || ODD_SPACE.test(content)) return null;
   const md = p.md;
   const state = new md.core.State(content, md, env as unknown as Record<string, unknown>);
-  const b: Blocks = { p, TokenClass: state.Token, env, lines: content.split('\n'), tokens: [], html: null };
+  const b: Blocks = { p, env, lines: content.split('\n'), tokens: [], html: null };
   if (!scanBlocks(b)) return null;
   state.tokens = b.tokens;
   for (const rule of p.after) rule(state);
@@ -692,6 +691,6 @@ export function renderDirectHtml(p: Prepared, content: string, env: Found): stri
   if (content === '' || ODD_SPACE.test(content)) return null;
   if (p.rules.linkifiersApply(content, env)) return LOUD;
   const sink = new HtmlSink(p.md, p.html);
-  const b: Blocks = { p, TokenClass: p.TokenClass, env, lines: content.split('\n'), tokens: [], html: sink };
+  const b: Blocks = { p, env, lines: content.split('\n'), tokens: [], html: sink };
   return scanBlocks(b) ? sink.out : null;
 }

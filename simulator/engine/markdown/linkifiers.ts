@@ -56,7 +56,6 @@ export interface Compiled {
   template: string;
 }
 
-
 /** prepare_linkifier_pattern: the pattern is RE2 syntax already; `\s` is ASCII whitespace in RE2. */
 function preparePattern(source: string): string {
   return `(?P<${BEFORE}>^|\\s|\\x{85}|\\pZ|['"\\(,:<])(?P<${OUTER}>${source})(?P<${AFTER}>$|[^\\pL\\pN])`;
